@@ -1,0 +1,3 @@
+import cjs from './index.js'
+export const { RTCPeerConnection, RTCSessionDescription, RTCIceCandidate, RTCDataChannel, MediaStream, MediaStreamTrack } = cjs
+export default cjs

@@ -1,0 +1,44 @@
+import { request } from 'undici'
+import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { adminTokenFileName } from '../config/defaults.js'
+import { AdminAuthError, DaemonNotRunningError } from '../errors.js'
+import type { AgentConfig } from '../config/schema.js'
+
+// The CLI's only way into the daemon (design.md house rule 7): HTTP to the loopback admin
+// listener with the token the daemon wrote into its state dir.
+
+export interface AdminClient {
+  get<T>(path: string): Promise<T>
+}
+
+export function adminClient(config: AgentConfig): AdminClient {
+  const { host, port } = config.admin.listen
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const tokenFile = join(config.daemon.stateDir, adminTokenFileName)
+  return {
+    async get<T>(path: string): Promise<T> {
+      let token: string
+      try {
+        token = (await readFile(tokenFile, 'utf8')).trim()
+      } catch {
+        throw new DaemonNotRunningError(`the daemon is not running (no admin token at ${tokenFile})`)
+      }
+      let response
+      try {
+        response = await request(`${base}${path}`, { headers: { authorization: `Bearer ${token}` }, headersTimeout: 5_000, bodyTimeout: 5_000 })
+      } catch (error) {
+        throw new DaemonNotRunningError(`the daemon is not running (nothing answers at ${base})`, { cause: error })
+      }
+      if (response.statusCode === 401) {
+        await response.body.dump()
+        throw new AdminAuthError(`the daemon at ${base} refused the admin token in ${tokenFile}; is another agent using this port?`)
+      }
+      if (response.statusCode !== 200) {
+        const text = await response.body.text()
+        throw new DaemonNotRunningError(`the daemon at ${base} answered ${response.statusCode}: ${text.slice(0, 200)}`)
+      }
+      return (await response.body.json()) as T
+    },
+  }
+}

@@ -1,0 +1,194 @@
+// The only place defaults, timeouts and limits live (design.md house rule 2). Units are in the
+// names. Machines receive these as input or named delays; services receive them as options, so
+// tests can shrink any of them without touching code.
+
+export const MiB = 1024 * 1024
+export const GiB = 1024 * MiB
+
+// ---- identity and listeners (protocol.md section 0, 6) -------------------------------------
+export const streamServerPort = 7890
+export const streamServerHost = '0.0.0.0'
+export const adminListen = '127.0.0.1:7891'
+export const minAgentVersionFloor = '0.9.4'
+
+// ---- process lifecycle ----------------------------------------------------------------------
+export const shutdownDeadlineMs = 5_000
+export const childRestartBaseMs = 1_000
+export const childRestartMaxMs = 60_000
+export const inspectionRingSize = 1_000
+
+// ---- control plane (contract 8, protocol.md 1) ----------------------------------------------
+export const syncIntervalWatchingMs = 3_000
+export const syncIntervalIdleMs = 60_000
+export const syncFailureBackoffBaseMs = 1_000
+export const syncFailureBackoffMaxMs = 60_000
+export const unauthorizedRetryMs = 60_000
+export const registerRetryBaseMs = 1_000
+export const registerRetryMaxMs = 60_000
+export const httpRequestTimeoutMs = 30_000
+export const appliedControlMemory = 1_000
+export const wakeToSyncLimitMs = 100
+/** Backoff delays keep `1 - ratio` of the exponential step and add up to `ratio` of it at random. */
+export const backoffJitterRatio = 0.5
+/** A sync or register rejected with 426 (agent below the server's floor) is retried this slowly. */
+export const versionTooOldRetryMs = 5 * 60_000
+/** Unknown control kinds are logged once each; the set of kinds already logged is bounded. */
+export const unknownControlKindMemory = 100
+
+// ---- downlink (contract 6.1, 8; protocol.md 3) ----------------------------------------------
+export const downlinkMode = 'auto' as const
+export const serverHeartbeatMs = 15_000
+export const livenessTimeoutMs = 40_000
+export const sseMaxLineBytes = 256 * 1024
+export const sseMaxEventBytes = 1 * MiB
+export const sseFailuresBeforeFallback = 3
+export const longPollReprobeMs = 5 * 60_000
+export const sseReconnectDelayMs = 1_000
+export const wakeRetryDelayMs = 1_000
+/** SSE reopen and wake retry delays double per consecutive failure up to these caps. */
+export const sseReconnectMaxMs = 60_000
+export const wakeRetryMaxMs = 60_000
+/** Per-URL wait for the SSE response headers while walking base_url and the mirrors. */
+export const sseConnectTimeoutMs = 10_000
+
+// ---- stream sessions and HLS (contract 3, 4.3, 8) -------------------------------------------
+export const readinessPollMs = 200
+export const readinessDeadlineMs = 60_000
+export const playerHeadProbeBudgetMs = 30_000
+export const hlsSegmentSeconds = 2
+export const ffmpegMaxRestarts = 3
+export const probeCacheTtlMs = 30 * 60_000
+export const hwDiagnosticTimeoutMs = 10_000
+export const thumbnailTimeoutMs = 20_000
+export const thumbnailMaxConcurrent = 2
+export const urlSourceRwTimeoutUs = 15_000_000
+
+// ---- stream server (issue 5; contract 4.2, 5, 8; protocol.md 2; docs/stream-server.md) -------
+/** More ranges than this in one Range header: the whole file is served (nginx `max_ranges`). */
+export const streamMaxRanges = 64
+/** Read size for local files; large reads keep the loopback throughput near nginx's sendfile. */
+export const streamReadChunkBytes = 512 * 1024
+export const streamServerKeepAliveTimeoutMs = 5_000
+export const streamServerHeadersTimeoutMs = 20_000
+/** Debrid direct links: the one HEAD at session registration, then every ranged GET. */
+export const directUrlHeadTimeoutMs = 15_000
+export const directUrlHeadersTimeoutMs = 15_000
+export const directUrlBodyTimeoutMs = 30_000
+export const directUrlMaxRedirections = 5
+/** Thumbnail jobs waiting for a slot beyond thumbnailMaxConcurrent; more answer 503. */
+export const thumbnailMaxQueue = 8
+export const thumbnailRetryAfterSeconds = 2
+export const thumbnailMaxWidth = 1920
+export const thumbnailMinWidth = 16
+export const thumbnailMaxSeekSeconds = 7 * 24 * 3600
+export const thumbnailMaxBytes = 16 * MiB
+
+// ---- HLS segment cache (contract 2.6, 2.7) --------------------------------------------------
+export const hlsCacheEnabled = true
+export const hlsCacheSizeGb = 5
+export const hlsCacheDir = '~/.cache/media-agent/hls'
+
+// ---- torrents ---------------------------------------------------------------------------------
+export const downloadsDir = '~/Downloads/media-agent'
+export const seedRatio = 1.0
+export const torrentFileMaxBytes = 10 * MiB
+export const tasksJsonMinWriteIntervalMs = 1_000
+export const torrentFetchTimeoutMs = 30_000
+export const torrentProgressIntervalMs = 1_000
+export const torrentStopTimeoutMs = 10_000
+export const torrentMetadataDirName = 'torrents'
+// Peer discovery and port mapping of the engine; tests turn off whatever reaches past loopback.
+export const torrentDht = true
+export const torrentLsd = true
+export const torrentPex = true
+export const torrentUtp = true
+export const torrentNatUpnp = true
+export const torrentNatPmp = true
+/** 0: a random free port. */
+export const torrentPort = 0
+export const torrentMaxConns = 55
+
+// ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
+export const librarySyncTimeoutMs = 10 * 60_000
+
+// ---- VPN, funnel, upgrade (contract 2.7, 8) -------------------------------------------------
+export const vpnEnabled = false
+export const funnelEnabledFreshInstall = true
+export const funnelEnabledLegacyConfig = false
+export const funnelRestartBaseMs = 2_000
+export const funnelRestartMaxMs = 5 * 60_000
+
+// ---- WireGuard protocol (issue 7; whitepaper section 6 and 5.4.7, wireguard-go constants) ----
+export const wgRekeyAfterMessages = 2 ** 60
+// The protocol limit is 2^64 - 2^13 - 1; counters are JS numbers, exact up to 2^53 - 1, so the
+// device stops there (unreachable in practice: 2^53 packets inside one 180 s session).
+export const wgRejectAfterMessages = Number.MAX_SAFE_INTEGER
+export const wgRekeyAfterTimeMs = 120_000
+export const wgRejectAfterTimeMs = 180_000
+export const wgRekeyAttemptTimeMs = 90_000
+export const wgRekeyTimeoutMs = 5_000
+export const wgRekeyTimeoutJitterMaxMs = 333
+export const wgMaxHandshakeAttempts = 18 // wgRekeyAttemptTimeMs / wgRekeyTimeoutMs
+export const wgKeepaliveTimeoutMs = 10_000
+export const wgCookieRefreshTimeMs = 120_000
+export const wgHandshakeInitiationMinIntervalMs = 20 // at most 50 initiations a second per peer
+export const wgUnderLoadHandshakesPerSecond = 64
+export const wgUnderLoadAfterMs = 1_000
+export const wgReplayWindowPackets = 8192 // RFC 6479 bitmap; wireguard-go uses 8192 - 64 usable
+export const wgStagedPacketsMax = 128
+export const wgDefaultMtu = 1420
+export const wgPaddingMultipleBytes = 16
+export const wgIndexAllocationAttempts = 64
+
+// ---- userspace TCP/IP stack (issue 7; docs/netstack.md) -------------------------------------
+export const netstackIpTtl = 64
+export const netstackEphemeralPortMin = 49_152 // RFC 6335 dynamic range
+export const netstackEphemeralPortMax = 65_535
+export const tcpReceiveBufferBytes = 1 * MiB
+export const tcpSendBufferBytes = 1 * MiB
+export const tcpDefaultMss = 536 // RFC 9293 3.7.1: when the peer's SYN carries no MSS option
+export const tcpDelayedAckMs = 40 // RFC 1122 allows up to 500; Linux's minimum is 40
+export const tcpInitialRtoMs = 1_000 // RFC 6298 2.1
+export const tcpMinRtoMs = 200 // RFC 6298 2.4 says 1 s; 200 ms like Linux (docs/netstack.md)
+export const tcpMaxRtoMs = 60_000 // RFC 6298 2.5
+export const tcpPersistMaxMs = 60_000
+export const tcpMaxRetransmits = 12
+export const tcpSynRetries = 6 // 1+2+4+8+16+32+64 s: about two minutes to give up on a connect
+export const tcpTimeWaitMs = 60_000 // 2 MSL with MSL = 30 s (Linux)
+export const tcpListenBacklog = 128
+export const dnsQueryTimeoutMs = 2_000
+export const dnsQueryAttempts = 3
+export const pingTimeoutMs = 5_000
+
+// ---- stream tokens (protocol.md 2) ----------------------------------------------------------
+export const streamTokenSkewSeconds = 60
+
+// ---- reference web server (src/reference-server, docs/reference-server.md) ----------------------
+export const referenceServerHost = '127.0.0.1'
+export const referenceServerCliPort = 8780
+export const referenceStreamTokenTtlSeconds = 6 * 60 * 60
+export const referenceWaitForTimeoutMs = 10_000
+export const referenceMaxBodyBytes = 64 * MiB
+export const referenceFaultStatus = 503
+
+// ---- paths ---------------------------------------------------------------------------------
+export const stateDir = '~/.local/state/media-agent'
+export const configFileName = 'config.toml'
+export const adminTokenFileName = 'admin.token'
+export const agentIdFileName = 'agent-id'
+export const tasksFileName = 'tasks.json'
+
+// ---- configuration file (protocol.md 5, contract 2.7) -----------------------------------------
+export const appDirName = 'media-agent'
+export const configDir = '~/.config/media-agent'
+export const hlsCacheDirName = 'hls'
+export const serverMirrors: readonly string[] = []
+export const streamUpnpEnabled = true
+export const transcodeEncoder = 'auto' as const
+/** Empty: the FFMPEG_PATH / FFPROBE_PATH environment variable, then a PATH lookup. */
+export const ffmpegPath = ''
+export const ffprobePath = ''
+export const libraryPaths: readonly string[] = []
+
+// ---- `npm start` with no user config: the embedded default (README "Set-up") ------------------
+export const embeddedReferenceServerPort = 7880

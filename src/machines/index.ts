@@ -1,0 +1,8 @@
+// Every machine of the agent, for the statechart generator (`media-agent statecharts`) and the
+// property tests. A new machine file adds itself here.
+import type { AnyStateMachine } from 'xstate'
+import { agentMachine } from './agent.machine.js'
+
+export const machines: Record<string, AnyStateMachine> = {
+  agent: agentMachine,
+}

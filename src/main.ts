@@ -1,0 +1,62 @@
+import type { LevelWithSilent } from 'pino'
+import { createRootLogger, type Logger } from './log.js'
+import { loadConfigForCli } from './cli/load.js'
+import { startAgent, type RunningAgent } from './system/start-agent.js'
+import type { AgentConfig } from './config/schema.js'
+
+// Daemon entry: load config -> create system -> start -> wait for SIGINT/SIGTERM -> stop in
+// order -> exit 0 (design.md layout, issue "Foundation" 3).
+
+export interface RunDaemonOptions {
+  configPath?: string | undefined
+  level: LevelWithSilent
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+  /** A config built in memory (the embedded default of `npm start`) instead of a file. */
+  config?: AgentConfig
+  /** Called once the agent is up (used by `start` to print what to open). */
+  onStarted?: (agent: RunningAgent, logger: Logger) => void | Promise<void>
+}
+
+export async function runDaemon(options: RunDaemonOptions): Promise<number> {
+  const logger = createRootLogger({ level: options.level })
+  let config = options.config
+  if (!config) {
+    const loaded = await loadConfigForCli(options.configPath, options.stderr)
+    if (typeof loaded === 'number') return loaded
+    for (const warning of loaded.warnings) logger.warn({ file: loaded.path }, warning)
+    logger.info({ file: loaded.source === 'file' ? loaded.path : '(embedded default)' }, 'config loaded')
+    config = loaded.config
+  }
+
+  const signal = waitForSignal()
+  let agent: RunningAgent
+  try {
+    agent = await startAgent(config, logger)
+  } catch (error) {
+    logger.fatal({ err: error }, 'media-agent could not start')
+    signal.dispose()
+    return 1
+  }
+  await options.onStarted?.(agent, logger)
+  const received = await signal.promise
+  logger.info({ signal: received }, 'signal received; stopping')
+  const { clean } = await agent.stop()
+  logger.info({ clean }, 'media-agent stopped')
+  logger.flush()
+  return 0
+}
+
+function waitForSignal(): { promise: Promise<NodeJS.Signals>; dispose(): void } {
+  let resolve!: (signal: NodeJS.Signals) => void
+  const promise = new Promise<NodeJS.Signals>((r) => { resolve = r })
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const handler = () => resolve(signal)
+    process.once(signal, handler)
+    return [signal, handler] as const
+  })
+  return {
+    promise,
+    dispose: () => { for (const [signal, handler] of handlers) process.off(signal, handler) },
+  }
+}

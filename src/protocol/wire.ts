@@ -1,0 +1,206 @@
+// The wire of protocol.md section 1-4, as types. Both the agent and the reference server import
+// these, so the two cannot drift apart. JSON names are exactly the protocol's (including the
+// contract's capitalised `FunnelURL`, `VPNActive`, `DirectURL`, `PlayMethod`).
+
+export const apiPaths = {
+  register: '/api/internal/agent/register',
+  sync: '/api/internal/agent/sync',
+  events: '/api/internal/agent/events',
+  wake: '/api/internal/agent/wake',
+  sessionReady: '/api/internal/agent/session-ready',
+  upgradeResult: '/api/internal/agent/upgrade-result',
+  vpnConfig: '/api/internal/agent/vpn-config',
+  library: '/api/internal/agent/library',
+  /** Player-facing readiness stream of the reference server (protocol.md 4). */
+  playerSessionEvents: (sessionId: string) => `/api/stream-sessions/${encodeURIComponent(sessionId)}/events`,
+} as const
+
+export const agentHeaders = {
+  version: 'x-agent-version',
+  vpnExitServer: 'x-vpn-exit-server',
+} as const
+
+export interface ServerErrorBody {
+  error: string
+  message?: string
+  minAgentVersion?: string
+}
+
+export type AddressKind = 'upnp' | 'mesh' | 'lan'
+
+export interface StreamServerInfo {
+  port: number
+  publicUrl: string
+  addresses: { kind: AddressKind; url: string }[]
+}
+
+export interface HwAccelDiagnostic {
+  ffmpegVersion: string
+  ffmpegPath: string
+  encoders: string[]
+  devices: { path: string; driver: string }[]
+  drivers: string[]
+  chosenEncoder: string
+  maxTranscodeHeight: number
+  probeMs: number
+}
+
+export type VpnMode = 'off' | 'wireguard'
+
+export interface RegisterRequest {
+  agentId: string
+  version: string
+  hostname: string
+  platform: { os: string; arch: string; node: string; container: boolean }
+  streamServer: StreamServerInfo
+  FunnelURL: string
+  VPNActive: boolean
+  VPNMode: VpnMode
+  VPNExitServer: string
+  hwAccel?: HwAccelDiagnostic
+}
+
+export interface RegisterResponse {
+  agentId: string
+  signingSecret: string
+  minAgentVersion: string
+}
+
+export type TaskState = 'queued' | 'fetching_metadata' | 'downloading' | 'paused' | 'seeding' | 'completed' | 'error'
+
+export interface TaskFileReport {
+  path: string
+  size: number
+  progress: number
+}
+
+export interface TaskReport {
+  id: string
+  infoHash: string
+  name: string
+  state: TaskState
+  progress: number
+  size: number
+  downloaded: number
+  uploaded: number
+  downloadSpeed: number
+  uploadSpeed: number
+  peers: number
+  etaSeconds: number | null
+  files: TaskFileReport[]
+  error?: string
+}
+
+export type SessionReportState = 'starting' | 'ready' | 'failed' | 'ended'
+
+export interface SessionReport {
+  sessionId: string
+  state: SessionReportState
+  cacheHit: boolean
+  error?: string
+}
+
+export interface SyncRequest {
+  agentId: string
+  version: string
+  tasks: TaskReport[]
+  sessions: SessionReport[]
+  appliedControls: string[]
+  FunnelURL: string
+  VPNActive: boolean
+  VPNMode: VpnMode
+  VPNExitServer: string
+  streamServer: StreamServerInfo
+}
+
+export type Quality = '480p' | '720p' | '1080p' | '1440p' | '2160p' | 'original'
+
+export interface StreamSession {
+  sessionId: string
+  filePath?: string
+  DirectURL?: string
+  PlayMethod: 'hls' | 'direct' | string
+  quality: Quality | string
+  cacheId?: string
+  audioIndex?: number
+  subtitleIndex?: number
+  startSeconds?: number
+}
+
+export type SyncAction =
+  | { type: 'add_task'; taskId: string; source: string }
+  | { type: 'delete_task'; taskId: string; deleteFiles?: boolean }
+
+export type Control =
+  | { id: string; kind: 'pause_task'; taskId: string }
+  | { id: string; kind: 'resume_task'; taskId: string }
+  | { id: string; kind: 'stop_session'; sessionId: string }
+  | { id: string; kind: 'scan_library' }
+  | { id: string; kind: 'set_funnel'; enabled: boolean }
+  | { id: string; kind: 'set_vpn'; enabled: boolean }
+  | { id: string; kind: 'set_downlink'; mode: 'auto' | 'sse' | 'poll' }
+
+/** A control as it may arrive: known kinds are typed, unknown kinds are acknowledged and logged. */
+export type IncomingControl = Control | { id: string; kind: string; [key: string]: unknown }
+
+export interface UpgradeOffer {
+  targetVersion: string
+  artifactUrl: string
+  sha256: string
+}
+
+export interface SyncResponse {
+  watching: boolean
+  streamSessions: StreamSession[]
+  actions: SyncAction[]
+  controls: IncomingControl[]
+  upgradeRequested: boolean
+  upgrade?: UpgradeOffer
+}
+
+export interface UpgradeResult {
+  outcome: 'success' | 'failure' | 'noop'
+  fromVersion: string
+  toVersion: string
+  error?: string
+}
+
+export type VpnConfigErrorCode = 'disabled' | 'not_provisioned' | 'slot_on_device'
+
+export const vpnConfigErrorStatus: Record<VpnConfigErrorCode, number> = {
+  disabled: 403,
+  not_provisioned: 412,
+  slot_on_device: 409,
+}
+
+export interface LibraryItem {
+  path: string
+  size: number
+  mtime: number
+  durationSeconds?: number
+  video?: { codec: string; width: number; height: number }
+  audio: { codec: string; language: string; channels: number }[]
+  subtitles: { codec: string; language: string }[]
+}
+
+export interface LibrarySync {
+  agentId: string
+  scanId: string
+  libraries: { root: string; items: LibraryItem[] }[]
+}
+
+/** Downlink SSE event names (protocol.md 3). */
+export type DownlinkEventName = 'command' | 'sync' | 'ping'
+
+/** `[daemon] downlink` (contract 2.7) and the `set_downlink` control. */
+export type DownlinkMode = 'auto' | 'sse' | 'poll'
+
+/** Body of a `200` from the wake long-poll, and the data of an SSE `sync` event (protocol.md 1, 3). */
+export interface WakeSignal {
+  reason: string
+}
+
+export interface PlayerReadyEvent {
+  sessionId: string
+  readyAt: string
+}

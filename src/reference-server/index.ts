@@ -1,0 +1,11 @@
+// Public surface of the reference web server (docs/reference-server.md).
+export { createReferenceServer, ReferenceServer, type ReferenceServerOptions, type SessionView, type VpnPatch, type VpnState } from './server.js'
+export type { FaultOptions } from './faults.js'
+export type { ReferenceServerEvents, RegisterRecord, SyncRecord, UpgradeResultRecord, LibraryRecord, VpnConfigRecord } from './records.js'
+export type { SessionRecord, SessionInput } from './sessions.js'
+export type { TaskRecord } from './tasks.js'
+export type { ControlRecord, ControlInput } from './controls.js'
+export type { VpnSettings } from './vpn-slot.js'
+export type { WireGuardFields } from './wg-config.js'
+export { mintToken, mintSessionTokens, scopes } from './tokens.js'
+export { compareVersions } from './semver.js'

@@ -1,0 +1,83 @@
+// Shape checks of agent bodies. Strict where the protocol insists (VPNActive is never omitted,
+// agentId is always sent), lenient elsewhere: fields present must have the right type.
+import type { LibrarySync, RegisterRequest, SyncRequest, UpgradeResult } from '../protocol/wire.js'
+import { HttpError, isRecord } from './http.js'
+
+type Kind = 'string' | 'boolean' | 'number' | 'object' | 'array'
+
+function kindOf(value: unknown): Kind | 'other' {
+  if (Array.isArray(value)) return 'array'
+  if (value === null) return 'other'
+  const type = typeof value
+  return type === 'string' || type === 'boolean' || type === 'number' || type === 'object' ? type : 'other'
+}
+
+function check(body: Record<string, unknown>, what: string, required: Record<string, Kind>, optional: Record<string, Kind> = {}): void {
+  for (const [key, kind] of Object.entries(required)) {
+    if (kindOf(body[key]) !== kind) throw new HttpError(400, 'bad_request', `${what}: ${key} must be a ${kind}${key === 'VPNActive' ? ' (always sent, never omitted)' : ''}`)
+  }
+  for (const [key, kind] of Object.entries(optional)) {
+    if (body[key] !== undefined && kindOf(body[key]) !== kind) throw new HttpError(400, 'bad_request', `${what}: ${key} must be a ${kind} when present`)
+  }
+}
+
+function object(body: unknown, what: string): Record<string, unknown> {
+  if (!isRecord(body)) throw new HttpError(400, 'bad_request', `${what}: a JSON object is expected`)
+  return body
+}
+
+function nonEmptyAgentId(body: Record<string, unknown>, what: string): void {
+  if (typeof body.agentId !== 'string' || body.agentId.trim() === '') throw new HttpError(400, 'bad_request', `${what}: agentId must be a non-empty string`)
+}
+
+export function parseRegisterRequest(body: unknown): RegisterRequest {
+  const value = object(body, 'register')
+  nonEmptyAgentId(value, 'register')
+  check(value, 'register', { version: 'string', VPNActive: 'boolean' }, {
+    hostname: 'string', platform: 'object', streamServer: 'object', FunnelURL: 'string', VPNMode: 'string', VPNExitServer: 'string', hwAccel: 'object',
+  })
+  return value as unknown as RegisterRequest
+}
+
+export function parseSyncRequest(body: unknown): SyncRequest {
+  const value = object(body, 'sync')
+  nonEmptyAgentId(value, 'sync')
+  check(value, 'sync', { tasks: 'array', appliedControls: 'array', VPNActive: 'boolean' }, {
+    version: 'string', sessions: 'array', FunnelURL: 'string', VPNMode: 'string', VPNExitServer: 'string', streamServer: 'object',
+  })
+  const tasks = value.tasks as unknown[]
+  tasks.forEach((task, index) => {
+    if (!isRecord(task) || typeof task.id !== 'string') throw new HttpError(400, 'bad_request', `sync: tasks[${index}].id must be a string`)
+  })
+  const applied = value.appliedControls as unknown[]
+  if (!applied.every((id) => typeof id === 'string')) throw new HttpError(400, 'bad_request', 'sync: appliedControls must hold strings')
+  if (value.sessions === undefined) value.sessions = []
+  return value as unknown as SyncRequest
+}
+
+export function parseSessionReady(body: unknown): string {
+  const value = object(body, 'session-ready')
+  if (typeof value.sessionId !== 'string' || value.sessionId === '') throw new HttpError(400, 'bad_request', 'session-ready: sessionId must be a non-empty string')
+  return value.sessionId
+}
+
+const outcomes = new Set(['success', 'failure', 'noop'])
+
+export function parseUpgradeResult(body: unknown): UpgradeResult {
+  const value = object(body, 'upgrade-result')
+  if (typeof value.outcome !== 'string' || !outcomes.has(value.outcome)) throw new HttpError(400, 'bad_request', 'upgrade-result: outcome must be success, failure or noop')
+  check(value, 'upgrade-result', { fromVersion: 'string', toVersion: 'string' }, { error: 'string' })
+  return value as unknown as UpgradeResult
+}
+
+export function parseLibrarySync(body: unknown): LibrarySync {
+  const value = object(body, 'library')
+  nonEmptyAgentId(value, 'library')
+  check(value, 'library', { scanId: 'string', libraries: 'array' })
+  ;(value.libraries as unknown[]).forEach((library, index) => {
+    if (!isRecord(library) || typeof library.root !== 'string' || !Array.isArray(library.items)) {
+      throw new HttpError(400, 'bad_request', `library: libraries[${index}] needs a root string and an items array`)
+    }
+  })
+  return value as unknown as LibrarySync
+}

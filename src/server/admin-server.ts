@@ -1,0 +1,133 @@
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { isIP } from 'node:net'
+import type { Logger } from '../log.js'
+import { AgentError } from '../errors.js'
+import type { InspectionHub, InspectionRecord } from '../system/inspection.js'
+import type { ActorNode } from '../system/actor-tree.js'
+
+// The admin listener (protocol.md 6): loopback only, every route behind the admin token.
+// The CLI is a thin client of these routes (design.md house rule 7).
+
+export interface AdminRoutesSource {
+  actorTree(): ActorNode
+  inspection: InspectionHub
+  status(): Promise<unknown> | unknown
+}
+
+export interface AdminServerOptions {
+  host: string
+  port: number
+  token: string
+  source: AdminRoutesSource
+  logger: Logger
+  /** Interval of SSE keep-alive comments on /debug/events. */
+  keepAliveMs?: number
+}
+
+export interface AdminServer {
+  readonly url: string
+  readonly port: number
+  close(): Promise<void>
+}
+
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true
+  const bare = host.replace(/^\[|\]$/g, '')
+  if (isIP(bare) === 4) return bare.startsWith('127.')
+  if (isIP(bare) === 6) return bare === '::1'
+  return false
+}
+
+export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
+  if (!isLoopbackHost(options.host)) {
+    throw new AgentError('MA_ERR_CONFIG', `admin listener must bind a loopback address, not ${options.host}`, { details: { key: 'admin.listen' } })
+  }
+  const log = options.logger
+  const expected = digest(options.token)
+  const streams = new Set<ServerResponse>()
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      log.error({ err: error }, 'admin request failed')
+      if (!res.headersSent) json(res, 500, { error: 'internal' })
+      else res.destroy()
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    if (!authorized(req.headers.authorization)) {
+      // Nothing but the status: no hint about which routes exist.
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+      res.end('{"error":"unauthorized"}')
+      return
+    }
+    const url = new URL(req.url ?? '/', 'http://admin')
+    const route = `${req.method} ${url.pathname}`
+    switch (route) {
+      case 'GET /debug/actors':
+        return json(res, 200, options.source.actorTree())
+      case 'GET /debug/events':
+        return streamEvents(req, res, url)
+      case 'GET /api/status':
+        return json(res, 200, await options.source.status())
+      default:
+        return json(res, 404, { error: 'not_found' })
+    }
+  }
+
+  function authorized(header: string | undefined): boolean {
+    const match = /^Bearer (.+)$/.exec(header ?? '')
+    if (!match) return false
+    return timingSafeEqual(digest(match[1] ?? ''), expected)
+  }
+
+  function streamEvents(req: IncomingMessage, res: ServerResponse, url: URL) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' })
+    const after = Number(req.headers['last-event-id'] ?? url.searchParams.get('after') ?? 0) || 0
+    const send = (record: InspectionRecord) => {
+      res.write(`id: ${record.seq}\nevent: ${record.type}\ndata: ${JSON.stringify(record)}\n\n`)
+    }
+    for (const record of options.source.inspection.recent(after)) send(record)
+    const unsubscribe = options.source.inspection.subscribe(send)
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000)
+    streams.add(res)
+    res.on('close', () => {
+      unsubscribe()
+      clearInterval(keepAlive)
+      streams.delete(res)
+    })
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : options.port
+  const hostForUrl = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host
+  log.info({ url: `http://${hostForUrl}:${port}` }, 'admin listener ready')
+
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    async close() {
+      for (const res of streams) res.end()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest()
+}
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}

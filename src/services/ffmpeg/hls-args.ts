@@ -1,0 +1,202 @@
+import { hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
+import { outputGeometry, type OutputGeometry, type SourceGeometry } from '../hls/quality-ladder.js'
+import type { Quality } from '../../protocol/wire.js'
+
+// The ffmpeg command line of an HLS session, as a pure function (contract 4.3, all eight output
+// rules). Everything that decides a flag is an input, so the table tests in
+// test/unit/hls-args.test.ts pin every rule for every encoder, including the GPU encoders that
+// cannot run here.
+
+export type HlsEncoder = 'libx264' | 'h264_nvenc' | 'h264_qsv' | 'h264_videotoolbox' | 'h264_vaapi'
+
+export const vaapiDevice = '/dev/dri/renderD128'
+
+export interface HlsArgsInput {
+  /** A local path or an http(s) URL: the same reference feeds ffprobe, `-i` and subtitle extraction. */
+  source: string
+  sourceGeometry: SourceGeometry
+  /** Source duration, for the forced keyframe list. */
+  durationSeconds: number
+  quality: Quality | string
+  encoder: HlsEncoder
+  audioIndex: number
+  /** Whether the source has any audio stream at all. */
+  hasAudio: boolean
+  outputDir: string
+  /** First segment this run writes (0 from the start; N on a seek-restart). */
+  startSegment?: number
+  segmentSeconds?: number
+}
+
+export interface HlsArgs {
+  args: string[]
+  geometry: OutputGeometry
+  /** The segment number ffmpeg writes first; below the wanted one on a seek (warm-up, discard it). */
+  firstWrittenSegment: number
+  /** What the one log line per session names (contract 4.3.8). */
+  summary: { encoder: HlsEncoder; acceleration: string; preset: string; height: number; bitrateKbps: number | 'uncapped'; level: string | 'auto' }
+}
+
+export function isUrlSource(source: string): boolean {
+  return /^https?:\/\//i.test(source)
+}
+
+export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
+  const segmentSeconds = input.segmentSeconds ?? hlsSegmentSeconds
+  // A seek-restart begins one segment early (the warm-up segment is discarded by the caller),
+  // so the encoder's first real output is not its very first frames.
+  const wanted = input.startSegment ?? 0
+  const startSegment = Math.max(0, wanted - 1)
+  const startSeconds = startSegment * segmentSeconds
+  const geometry = outputGeometry(input.quality, input.sourceGeometry)
+  const encoder = encoderProfile(input.encoder)
+  const args: string[] = ['-hide_banner', '-nostdin', '-loglevel', 'warning', '-y']
+
+  if (input.encoder === 'h264_vaapi') args.push('-vaapi_device', vaapiDevice)
+  // Reconnect flags and -rw_timeout only for URL sources (contract 4.3.6): on a local file they
+  // are meaningless, and -rw_timeout would abort a read stalled on a slow disk.
+  if (isUrlSource(input.source)) {
+    args.push('-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '5', '-rw_timeout', String(urlSourceRwTimeoutUs))
+  }
+  // Input seek (-ss before -i); -copyts keeps a seek-restart on the timeline of a run from 0, so
+  // the absolute forced keyframe times below cut at the same boundaries (verified with ffmpeg 5.1:
+  // uniform 2 s segments, identical init.mp4).
+  if (startSeconds > 0) args.push('-ss', formatSeconds(startSeconds))
+  args.push('-i', input.source)
+  if (startSeconds > 0) args.push('-copyts')
+
+  args.push('-map', '0:v:0')
+  if (input.hasAudio) args.push('-map', `0:a:${input.audioIndex}?`)
+  args.push('-sn', '-dn')
+
+  args.push('-vf', encoder.filter(geometry))
+  args.push('-c:v', input.encoder, ...encoder.options)
+  const level = geometry.rung?.level
+  if (level) args.push(...encoder.level(level))
+  args.push(...encoder.rate(geometry.videoBitrateKbps ?? undefined))
+  // Keyframes exactly at every segment boundary (contract 4.3.2): an absolute list, so that
+  // boundaries are the same whichever run (from 0, or a seek-restart) produced a segment.
+  args.push('-force_key_frames', keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds))
+  args.push(...encoder.noExtraKeyframes)
+
+  if (input.hasAudio) args.push('-c:a', 'aac', '-b:a', '160k', '-ac', '2')
+
+  // Uniform 2 s segments, no -hls_init_time (contract 4.3.1). -hls_time below the segment length
+  // makes the muxer cut at each forced keyframe and nowhere else.
+  args.push(
+    '-f', 'hls',
+    '-hls_time', String(segmentSeconds / 2),
+    '-hls_segment_type', 'fmp4',
+    '-hls_fmp4_init_filename', 'init.mp4',
+    '-hls_segment_filename', `${input.outputDir}/seg-%d.m4s`,
+    '-start_number', String(startSegment),
+    '-hls_list_size', '0',
+    '-hls_playlist_type', 'event',
+    // temp_file: each segment appears by an atomic rename, so "seg-N exists" means "seg-N closed".
+    '-hls_flags', 'temp_file+independent_segments',
+    // Identical init.mp4 and segment headers across runs (no edit list, no sidx, discontinuous
+    // fragments allowed), so a seek-restart's output splices into the cache.
+    '-hls_segment_options', 'movflags=+frag_discont+skip_sidx:use_editlist=0',
+    `${input.outputDir}/ffmpeg.m3u8`,
+  )
+
+  return {
+    args,
+    geometry,
+    firstWrittenSegment: startSegment,
+    summary: {
+      encoder: input.encoder,
+      acceleration: encoder.acceleration,
+      preset: encoder.preset,
+      height: geometry.height,
+      bitrateKbps: geometry.videoBitrateKbps ?? 'uncapped',
+      level: level ?? 'auto',
+    },
+  }
+}
+
+interface EncoderProfile {
+  acceleration: string
+  preset: string
+  options: string[]
+  filter(geometry: OutputGeometry): string
+  level(level: string): string[]
+  rate(capKbps: number | undefined): string[]
+  noExtraKeyframes: string[]
+}
+
+const scale = (geometry: OutputGeometry) => `scale=${geometry.width}:${geometry.height}`
+// setparams pins the colour description so every segment (and every run) declares the same one.
+const softwareChain = (geometry: OutputGeometry) => `${scale(geometry)},format=yuv420p,setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709`
+const cappedRate = (capKbps: number) => ['-b:v', `${capKbps}k`, '-maxrate', `${capKbps}k`, '-bufsize', `${capKbps * 2}k`]
+
+function encoderProfile(encoder: HlsEncoder): EncoderProfile {
+  switch (encoder) {
+    case 'libx264':
+      return {
+        acceleration: 'none',
+        preset: 'superfast',
+        options: ['-preset', 'superfast', '-profile:v', 'high'],
+        filter: softwareChain,
+        level: (level) => ['-level:v', level],
+        rate: (cap) => (cap === undefined ? ['-crf', '20'] : ['-crf', '21', '-maxrate', `${cap}k`, '-bufsize', `${cap * 2}k`]),
+        noExtraKeyframes: ['-sc_threshold', '0'],
+      }
+    case 'h264_nvenc':
+      // Never `-tune ll`: it keeps the first segment from closing (contract 4.3.5, 7).
+      return {
+        acceleration: 'nvenc',
+        preset: 'p3',
+        options: ['-preset', 'p3', '-rc', 'vbr', '-profile:v', 'high'],
+        filter: softwareChain,
+        level: (level) => ['-level:v', level],
+        rate: (cap) => (cap === undefined ? ['-cq', '21'] : cappedRate(cap)),
+        noExtraKeyframes: ['-no-scenecut', '1'],
+      }
+    case 'h264_qsv':
+      return {
+        acceleration: 'qsv',
+        preset: 'veryfast',
+        options: ['-preset', 'veryfast', '-look_ahead', '0', '-profile:v', 'high'],
+        filter: softwareChain,
+        level: (level) => ['-level:v', level],
+        rate: (cap) => (cap === undefined ? ['-global_quality', '21'] : cappedRate(cap)),
+        noExtraKeyframes: [],
+      }
+    case 'h264_videotoolbox':
+      // Bitrate arguments drive VideoToolbox's rate control; it is never given -q:v.
+      return {
+        acceleration: 'videotoolbox',
+        preset: 'realtime',
+        options: ['-realtime', '1', '-profile:v', 'high'],
+        filter: softwareChain,
+        level: () => [],
+        rate: (cap) => cappedRate(cap ?? 20_000),
+        noExtraKeyframes: [],
+      }
+    case 'h264_vaapi':
+      // Hybrid path: software scale, then upload; no scale_vaapi, no setparams (contract 4.3.5).
+      return {
+        acceleration: 'vaapi',
+        preset: 'default',
+        options: ['-profile:v', 'high'],
+        filter: (geometry) => `${scale(geometry)},format=nv12,hwupload`,
+        level: (level) => ['-level:v', level],
+        rate: (cap) => (cap === undefined ? ['-qp', '21'] : cappedRate(cap)),
+        noExtraKeyframes: [],
+      }
+  }
+}
+
+/** `0,2,4,…` up to the duration, from the first boundary at or after `fromSeconds`. */
+export function keyframeTimes(fromSeconds: number, durationSeconds: number, segmentSeconds: number): string {
+  const times: string[] = []
+  const first = Math.ceil(fromSeconds / segmentSeconds)
+  const last = Math.max(first, Math.ceil(durationSeconds / segmentSeconds))
+  for (let index = first; index <= last; index++) times.push(formatSeconds(index * segmentSeconds))
+  return times.join(',')
+}
+
+function formatSeconds(seconds: number): string {
+  return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(3)
+}

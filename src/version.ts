@@ -1,0 +1,7 @@
+import { readFileSync } from 'node:fs'
+
+// Read once from package.json so there is a single source of the agent version (protocol.md 0).
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+
+export const agentVersion: string = packageJson.version
+export const userAgent = `media-agent/${agentVersion}`

@@ -1,0 +1,76 @@
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { request } from 'undici'
+import { runCli, startDaemon, tempAgent, type DaemonProcess, type TempAgent } from '../helpers/daemon.js'
+import { freePort } from '../helpers/ports.js'
+
+let daemon: DaemonProcess | undefined
+let agent: TempAgent | undefined
+
+afterEach(async () => {
+  await daemon?.stop('SIGKILL')
+  await agent?.cleanup()
+  daemon = undefined
+  agent = undefined
+})
+
+interface TreeNode { id: string; systemId?: string; value?: unknown; children: TreeNode[] }
+
+describe('the daemon, run as a person would', () => {
+  it('serves its live actor tree to the admin token holder only, and exits 0 on SIGTERM', async () => {
+    // A server address where nothing listens: the agent must keep running and retrying.
+    agent = await tempAgent({ baseUrl: `http://127.0.0.1:${await freePort()}` })
+    daemon = startDaemon(['daemon', '--config', agent.configPath])
+    await daemon.waitForLog((line) => line.msg === 'admin listener ready')
+
+    const tokenFile = join(agent.stateDir, 'admin.token')
+    expect((await stat(tokenFile)).mode & 0o777).toBe(0o600)
+    const token = (await readFile(tokenFile, 'utf8')).trim()
+    const admin = `http://127.0.0.1:${agent.adminPort}`
+
+    const withToken = await request(`${admin}/debug/actors`, { headers: { authorization: `Bearer ${token}` } })
+    expect(withToken.statusCode).toBe(200)
+    const tree = (await withToken.body.json()) as TreeNode
+    expect(tree.id).toBe('agent')
+    expect(tree.value).toBe('running')
+
+    const withoutToken = await request(`${admin}/debug/actors`)
+    expect(withoutToken.statusCode).toBe(401)
+    expect(await withoutToken.body.text()).toBe('{"error":"unauthorized"}')
+
+    const status = await runCli(['status', '--config', agent.configPath])
+    expect(status.code).toBe(0)
+    expect(status.stdout.split('\n')[0]).toBe('active tasks: 0')
+
+    const exit = await daemon.stop('SIGTERM')
+    expect(exit).toEqual({ code: 0, signal: null })
+    expect(daemon.logs.some((line) => line.msg === 'media-agent stopped' && line.clean === true)).toBe(true)
+  })
+
+  it('says the daemon is not running when nothing answers, and still prints the task count', async () => {
+    agent = await tempAgent({ baseUrl: 'http://127.0.0.1:9' })
+    const status = await runCli(['status', '--config', agent.configPath])
+    expect(status.code).toBe(3)
+    expect(status.stdout).toMatch(/^active tasks: 0\ndaemon: not running/)
+  })
+
+  it('stops before start-up on a wrong config value, naming the file, the key and what is expected', async () => {
+    agent = await tempAgent({ baseUrl: 'http://127.0.0.1:9', extra: '[library]\npaths = "not a list"' })
+    const result = await runCli(['daemon', '--config', agent.configPath])
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain(agent.configPath)
+    expect(result.stderr).toContain('library.paths')
+  })
+
+  it('prints its version and help for every command', async () => {
+    const version = await runCli(['--version'])
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { version: string }
+    expect(version.stdout.trim()).toBe(pkg.version)
+    for (const command of ['daemon', 'status', 'statecharts', 'start', 'reference-server']) {
+      const help = await runCli([command, '--help'])
+      expect(help.code, command).toBe(0)
+      expect(help.stdout, command).toContain(`media-agent ${command}`)
+    }
+  })
+})

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest'
+import { buildHlsArgs, keyframeTimes, type HlsArgsInput, type HlsEncoder } from '../../src/services/ffmpeg/hls-args.js'
+import { outputGeometry } from '../../src/services/hls/quality-ladder.js'
+
+const base: HlsArgsInput = {
+  source: '/media/film.mkv',
+  sourceGeometry: { width: 1920, height: 1080 },
+  durationSeconds: 9,
+  quality: '720p',
+  encoder: 'libx264',
+  audioIndex: 0,
+  hasAudio: true,
+  outputDir: '/cache/abc',
+}
+
+const argsOf = (overrides: Partial<HlsArgsInput> = {}) => buildHlsArgs({ ...base, ...overrides }).args
+const valueAfter = (args: string[], flag: string) => {
+  const index = args.indexOf(flag)
+  return index < 0 ? undefined : args[index + 1]
+}
+
+describe('quality ladder: output height clamped, cap and level from the effective height', () => {
+  it.each([
+    // [quality, source WxH, expected WxH, cap kbps, level]
+    ['2160p', [1280, 720], [1280, 720], 3500, '4.0'], // contract 4.3.3: 720p source asked for 2160p
+    ['1080p', [1920, 1080], [1920, 1080], 8000, '4.1'],
+    ['720p', [1920, 1080], [1280, 720], 3500, '4.0'],
+    ['480p', [1920, 1080], [854, 480], 1500, '3.1'],
+    ['1440p', [3840, 2160], [2560, 1440], 12000, '5.0'],
+    ['2160p', [3840, 2160], [3840, 2160], 20000, '5.1'],
+    ['720p', [1920, 804], [1720, 720], 3500, '4.0'], // anamorphic-wide 2.39:1 keeps its shape
+    ['1080p', [640, 360], [640, 360], 1500, '3.1'],
+  ] as const)('%s from %j gives %j at %i kbps, level %s', (quality, [w, h], [ow, oh], cap, level) => {
+    const geometry = outputGeometry(quality, { width: w, height: h })
+    expect([geometry.width, geometry.height]).toEqual([ow, oh])
+    expect(geometry.videoBitrateKbps).toBe(cap)
+    expect(geometry.rung?.level).toBe(level)
+  })
+
+  it('original keeps the source size and has no cap', () => {
+    const geometry = outputGeometry('original', { width: 1920, height: 1080 })
+    expect([geometry.width, geometry.height, geometry.videoBitrateKbps]).toEqual([1920, 1080, undefined])
+  })
+
+  it('a non-square-pixel source is scaled to its display aspect', () => {
+    expect(outputGeometry('original', { width: 1440, height: 1080, sampleAspectRatio: 4 / 3 })).toMatchObject({ width: 1920, height: 1080 })
+  })
+})
+
+describe('HLS output rules (contract 4.3)', () => {
+  it('writes fMP4 HLS with uniform 2 s segments, no -hls_init_time, temp files and stable headers', () => {
+    const args = argsOf()
+    expect(valueAfter(args, '-f')).toBe('hls')
+    expect(valueAfter(args, '-hls_segment_type')).toBe('fmp4')
+    expect(valueAfter(args, '-hls_fmp4_init_filename')).toBe('init.mp4')
+    expect(valueAfter(args, '-hls_segment_filename')).toBe('/cache/abc/seg-%d.m4s')
+    expect(args).not.toContain('-hls_init_time')
+    expect(valueAfter(args, '-hls_flags')).toContain('temp_file')
+    expect(valueAfter(args, '-hls_segment_options')).toBe('movflags=+frag_discont+skip_sidx:use_editlist=0')
+  })
+
+  it('forces keyframes at every 2 s boundary with an absolute list', () => {
+    expect(valueAfter(argsOf(), '-force_key_frames')).toBe('0,2,4,6,8,10')
+    expect(keyframeTimes(4, 9, 2)).toBe('4,6,8,10')
+  })
+
+  it('gives reconnect flags and -rw_timeout to URL sources only', () => {
+    const local = argsOf()
+    const remote = argsOf({ source: 'https://debrid.example/file.mkv' })
+    for (const flag of ['-reconnect', '-rw_timeout']) {
+      expect(local).not.toContain(flag)
+      expect(remote.indexOf(flag)).toBeLessThan(remote.indexOf('-i'))
+    }
+  })
+
+  it('seek-restarts one segment early with an input seek on the timeline of a run from 0', () => {
+    const result = buildHlsArgs({ ...base, startSegment: 3 })
+    expect(result.firstWrittenSegment).toBe(2)
+    expect(result.args.indexOf('-ss')).toBeLessThan(result.args.indexOf('-i'))
+    expect(valueAfter(result.args, '-ss')).toBe('4')
+    expect(result.args).toContain('-copyts')
+    expect(valueAfter(result.args, '-start_number')).toBe('2')
+    expect(valueAfter(result.args, '-force_key_frames')).toBe('4,6,8,10')
+  })
+
+  it('maps the chosen audio track, and no audio at all for a silent source', () => {
+    expect(valueAfter(argsOf({ audioIndex: 1 }), '-map', )).toBe('0:v:0')
+    expect(argsOf({ audioIndex: 1 })).toContain('0:a:1?')
+    const silent = argsOf({ hasAudio: false })
+    expect(silent.join(' ')).not.toMatch(/0:a:|-c:a/)
+  })
+})
+
+describe('encoder arguments (contract 4.3.5)', () => {
+  const encoders: HlsEncoder[] = ['libx264', 'h264_nvenc', 'h264_qsv', 'h264_videotoolbox', 'h264_vaapi']
+  const softwareChain = 'scale=1280:720,format=yuv420p,setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709'
+
+  it('libx264: preset superfast and the scale,format=yuv420p,setparams chain', () => {
+    const args = argsOf({ encoder: 'libx264' })
+    expect(valueAfter(args, '-preset')).toBe('superfast')
+    expect(valueAfter(args, '-vf')).toBe(softwareChain)
+    expect(valueAfter(args, '-maxrate')).toBe('3500k')
+    expect(valueAfter(args, '-level:v')).toBe('4.0')
+  })
+
+  it('NVENC: -preset p3 and -rc vbr, never -tune ll, same chain', () => {
+    const args = argsOf({ encoder: 'h264_nvenc' })
+    expect(valueAfter(args, '-preset')).toBe('p3')
+    expect(valueAfter(args, '-rc')).toBe('vbr')
+    expect(args).not.toContain('-tune')
+    expect(valueAfter(args, '-vf')).toBe(softwareChain)
+  })
+
+  it('QSV: preset veryfast, look_ahead 0, same chain', () => {
+    const args = argsOf({ encoder: 'h264_qsv' })
+    expect(valueAfter(args, '-preset')).toBe('veryfast')
+    expect(valueAfter(args, '-look_ahead')).toBe('0')
+    expect(valueAfter(args, '-vf')).toBe(softwareChain)
+  })
+
+  it('VideoToolbox: -realtime 1, bitrate arguments, never -q:v', () => {
+    const args = argsOf({ encoder: 'h264_videotoolbox' })
+    expect(valueAfter(args, '-realtime')).toBe('1')
+    expect(valueAfter(args, '-b:v')).toBe('3500k')
+    expect(args).not.toContain('-q:v')
+  })
+
+  it('VAAPI: -vaapi_device before the input, format=nv12,hwupload, no scale_vaapi, no setparams', () => {
+    const args = argsOf({ encoder: 'h264_vaapi' })
+    expect(valueAfter(args, '-vaapi_device')).toBe('/dev/dri/renderD128')
+    expect(args.indexOf('-vaapi_device')).toBeLessThan(args.indexOf('-i'))
+    expect(valueAfter(args, '-vf')).toBe('scale=1280:720,format=nv12,hwupload')
+    expect(args.join(' ')).not.toMatch(/scale_vaapi|setparams/)
+  })
+
+  it.each(encoders)('%s: original quality carries no bitrate cap', (encoder) => {
+    const result = buildHlsArgs({ ...base, encoder, quality: 'original' })
+    if (encoder !== 'h264_videotoolbox') expect(result.args).not.toContain('-maxrate')
+    expect(result.summary.bitrateKbps).toBe('uncapped')
+  })
+
+  it.each(encoders)('%s: the session log line names encoder, acceleration and preset', (encoder) => {
+    const { summary } = buildHlsArgs({ ...base, encoder })
+    expect(summary.encoder).toBe(encoder)
+    expect(summary.acceleration).toBeTruthy()
+    expect(summary.preset).toBeTruthy()
+  })
+})
