@@ -144,7 +144,7 @@ export class ServerResponseError extends AgentError {
 /** The web server could not be reached, or did not answer in time. */
 export class ServerUnreachableError extends AgentError {
   constructor(baseUrl: string, reason: string, options?: AgentErrorOptions) {
-    super('MA_ERR_SERVER_UNREACHABLE', `cannot reach the web server at ${baseUrl}: ${reason}`,
+    super('MA_ERR_SERVER_UNREACHABLE', `cannot reach the web server at ${baseUrl}: ${reason} (check [server] base_url and that the server is up; the agent keeps retrying)`,
       { retryable: true, ...options, details: { baseUrl, ...options?.details } })
   }
 }
@@ -307,6 +307,12 @@ export class NetstackClosedError extends AgentError {
 export class NetstackAddressInUseError extends AgentError {
   constructor(message: string, options?: AgentErrorOptions) {
     super('MA_ERR_NETSTACK_ADDRESS_IN_USE', message, { userVisible: false, ...options })
+  }
+}
+
+export class NetstackPingTimeoutError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_NETSTACK_PING_TIMEOUT', message, { retryable: true, userVisible: false, ...options })
   }
 }
 

@@ -68,6 +68,10 @@ export const urlSourceRwTimeoutUs = 15_000_000
 export const streamMaxRanges = 64
 /** Read size for local files; large reads keep the loopback throughput near nginx's sendfile. */
 export const streamReadChunkBytes = 512 * 1024
+/** The first read of a body is small, so its first bytes leave sooner. */
+export const streamFirstReadBytes = 64 * 1024
+/** One open descriptor (with its size and mtime) serves a file's requests for this long (nginx open_file_cache). */
+export const streamOpenFileCacheMs = 5_000
 export const streamServerKeepAliveTimeoutMs = 5_000
 export const streamServerHeadersTimeoutMs = 20_000
 /** Debrid direct links: the one HEAD at session registration, then every ranged GET. */
@@ -156,9 +160,9 @@ export const tcpMaxRetransmits = 12
 export const tcpSynRetries = 6 // 1+2+4+8+16+32+64 s: about two minutes to give up on a connect
 export const tcpTimeWaitMs = 60_000 // 2 MSL with MSL = 30 s (Linux)
 export const tcpListenBacklog = 128
-export const dnsQueryTimeoutMs = 2_000
-export const dnsQueryAttempts = 3
-export const pingTimeoutMs = 5_000
+export const netstackDnsQueryTimeoutMs = 2_000
+export const netstackDnsQueryAttempts = 3
+export const netstackPingTimeoutMs = 5_000
 
 // ---- stream tokens (protocol.md 2) ----------------------------------------------------------
 export const streamTokenSkewSeconds = 60

@@ -23,6 +23,9 @@ describe('the daemon, run as a person would', () => {
     agent = await tempAgent({ baseUrl: `http://127.0.0.1:${await freePort()}` })
     daemon = startDaemon(['daemon', '--config', agent.configPath])
     await daemon.waitForLog((line) => line.msg === 'admin listener ready')
+    // An actionable message naming the address and what to check, and it keeps retrying.
+    const retry = await daemon.waitForLog((line) => /retrying/.test(line.msg) && JSON.stringify(line).includes('MA_ERR_SERVER_UNREACHABLE'))
+    expect(JSON.stringify(retry)).toContain('check [server] base_url')
 
     const tokenFile = join(agent.stateDir, 'admin.token')
     expect((await stat(tokenFile)).mode & 0o777).toBe(0o600)
@@ -34,6 +37,8 @@ describe('the daemon, run as a person would', () => {
     const tree = (await withToken.body.json()) as TreeNode
     expect(tree.id).toBe('agent')
     expect(tree.value).toBe('running')
+    const controlPlane = tree.children.find((child) => child.systemId === 'controlPlane')
+    expect(controlPlane?.value).toEqual({ registering: 'backoff' })
 
     const withoutToken = await request(`${admin}/debug/actors`)
     expect(withoutToken.statusCode).toBe(401)

@@ -1,0 +1,157 @@
+// `npm run bench -- stream`: the stream server against nginx (sendfile) on the same file, in one
+// run: a full read and 200 random 1 MiB ranges through each, interleaved so both see the same
+// page cache. Prints ONE JSON line. Goals (docs/stream-server.md): throughput >= 0.9 x nginx,
+// first-byte p99 <= 1.2 x nginx. File size: BENCH_STREAM_MB (default 2048).
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { open, mkdtemp, rm } from 'node:fs/promises'
+import { Agent, request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { silentLogger } from '../src/log.js'
+import { mintStreamToken } from '../src/services/auth/stream-token.js'
+import { createLocalFileSource } from '../src/services/media/local-file-source.js'
+import { createStreamServer } from '../src/server/stream-server.js'
+import { startNginx } from '../test/helpers/nginx.js'
+
+const MiB = 1024 * 1024
+const sizeMb = Number(process.env.BENCH_STREAM_MB ?? 2048)
+const rangeCount = Number(process.env.BENCH_STREAM_RANGES ?? 200)
+const size = sizeMb * MiB
+
+interface Sample {
+  firstByteMs: number
+  totalMs: number
+  bytes: number
+}
+
+function fetchTimed(agent: Agent, url: string, range?: string): Promise<Sample> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    let firstByteMs = -1
+    let bytes = 0
+    const req = request(url, { agent, headers: range === undefined ? {} : { range } }, (res) => {
+      if (res.statusCode !== 200 && res.statusCode !== 206) {
+        reject(new Error(`${url} answered ${res.statusCode}`))
+        return
+      }
+      res.on('data', (chunk: Buffer) => {
+        if (firstByteMs < 0) firstByteMs = performance.now() - started
+        bytes += chunk.length
+      })
+      res.on('end', () => resolve({ firstByteMs, totalMs: performance.now() - started, bytes }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits))
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ma-bench-stream-'))
+  const file = join(dir, 'movie.mp4')
+  const handle = await open(file, 'w')
+  const block = randomBytes(MiB)
+  for (let written = 0; written < size; written += MiB) await handle.write(block, 0, Math.min(MiB, size - written))
+  await handle.close()
+
+  const nginx = await startNginx({ root: dir })
+  const secret = 'bench-secret'
+  // The stream server runs in its own process, as nginx does: sharing the client's event loop
+  // would charge it for the client's work.
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, BENCH_STREAM_CHILD_FILE: file, BENCH_STREAM_CHILD_SECRET: secret },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const childExit = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const serverUrl = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`stream server child exited with ${code}`)))
+    child.stdout!.setEncoding('utf8').once('data', (line: string) => resolve((JSON.parse(line) as { url: string }).url))
+  })
+  const token = mintStreamToken({ secret, scope: 'stream:bench', expiresAtSeconds: Math.floor(Date.now() / 1000) + 3600 })
+  const targets = {
+    agent: `${serverUrl}/stream/bench/movie.mp4?token=${token}`,
+    nginx: `${nginx.url}/movie.mp4`,
+  }
+  const agents = { agent: new Agent({ keepAlive: true, maxSockets: 1 }), nginx: new Agent({ keepAlive: true, maxSockets: 1 }) }
+
+  try {
+    // Warm the page cache and both connections.
+    await fetchTimed(agents.nginx, targets.nginx)
+    await fetchTimed(agents.agent, targets.agent)
+
+    const full = { agent: await fetchTimed(agents.agent, targets.agent), nginx: await fetchTimed(agents.nginx, targets.nginx) }
+    const ranges = Array.from({ length: rangeCount }, () => {
+      const start = Math.floor(Math.random() * (size - MiB))
+      return `bytes=${start}-${start + MiB - 1}`
+    })
+    const samples: Record<'agent' | 'nginx', Sample[]> = { agent: [], nginx: [] }
+    for (const [index, range] of ranges.entries()) {
+      // Alternate who goes first so neither always meets a colder cache.
+      const order: ('agent' | 'nginx')[] = index % 2 === 0 ? ['agent', 'nginx'] : ['nginx', 'agent']
+      for (const who of order) samples[who].push(await fetchTimed(agents[who], targets[who], range))
+    }
+
+    const figures = (who: 'agent' | 'nginx') => {
+      const list = samples[who]
+      const rangeBytes = list.reduce((sum, s) => sum + s.bytes, 0)
+      const rangeMs = list.reduce((sum, s) => sum + s.totalMs, 0)
+      return {
+        fullMBps: round(full[who].bytes / MiB / (full[who].totalMs / 1000), 1),
+        fullFirstByteMs: round(full[who].firstByteMs, 3),
+        rangesMBps: round(rangeBytes / MiB / (rangeMs / 1000), 1),
+        firstByteP50Ms: round(percentile(list.map((s) => s.firstByteMs), 50), 3),
+        firstByteP99Ms: round(percentile(list.map((s) => s.firstByteMs), 99), 3),
+      }
+    }
+    const agent = figures('agent')
+    const reference = figures('nginx')
+    process.stdout.write(`${JSON.stringify({
+      bench: 'stream',
+      node: process.version,
+      fileMB: sizeMb,
+      ranges: rangeCount,
+      agent,
+      nginx: reference,
+      ratios: {
+        fullThroughput: round(agent.fullMBps / reference.fullMBps, 3),
+        rangesThroughput: round(agent.rangesMBps / reference.rangesMBps, 3),
+        firstByteP50: round(agent.firstByteP50Ms / reference.firstByteP50Ms, 3),
+        firstByteP99: round(agent.firstByteP99Ms / reference.firstByteP99Ms, 3),
+      },
+      goals: { throughputAtLeast: 0.9, firstByteP99AtMost: 1.2 },
+    })}\n`)
+  } finally {
+    agents.agent.destroy()
+    agents.nginx.destroy()
+    child.stdin!.end()
+    await childExit
+    await nginx.stop()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** The child: serves the bench file until its stdin closes. */
+async function serve(file: string, secret: string): Promise<void> {
+  const server = await createStreamServer({
+    host: '127.0.0.1', port: 0, logger: silentLogger(), secret: () => secret,
+    sessions: { get: (id) => (id === 'bench' ? { session: { sessionId: 'bench', PlayMethod: 'direct', quality: 'original', filePath: file }, source: createLocalFileSource(file) } : undefined) },
+  })
+  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
+  process.stdin.resume()
+  process.stdin.once('end', () => {
+    void server.close().then(() => process.exit(0))
+  })
+}
+
+const childFile = process.env.BENCH_STREAM_CHILD_FILE
+if (childFile === undefined) await main()
+else await serve(childFile, process.env.BENCH_STREAM_CHILD_SECRET ?? '')

@@ -1,0 +1,48 @@
+// `/stream/<sessionId>/<fileName>?token=T`, scope `stream:<sessionId>` (protocol.md 2): direct
+// play of a session whose PlayMethod is not `hls`. The file name is the player's label (it gives
+// the URL an extension); the session alone decides which bytes are served, so no part of the
+// URL ever reaches the file system.
+import type { StreamSession } from '../../protocol/wire.js'
+import type { ByteSource } from '../../services/media/byte-source.js'
+import type { RouteContext } from './context.js'
+import { singleParam } from './request-target.js'
+import { sendNotFound } from './responses.js'
+import { sendSource } from './send-source.js'
+
+export interface SessionEntry {
+  session: StreamSession
+  source: ByteSource
+}
+
+/** The root's live sessions, as the stream server sees them. */
+export interface SessionRegistry {
+  get(sessionId: string): SessionEntry | undefined
+}
+
+export interface StreamRouteOptions {
+  sessions: SessionRegistry
+  maxRanges: number
+}
+
+export function streamScope(sessionId: string): string {
+  return `stream:${sessionId}`
+}
+
+export function createStreamRoute(options: StreamRouteOptions) {
+  return async function streamRoute(context: RouteContext): Promise<void> {
+    const { req, res, target, signal } = context
+    const [, sessionId, fileName, ...rest] = target.segments
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendNotFound(req, res)
+    if (sessionId === undefined || sessionId === '' || fileName === undefined || fileName === '' || rest.length > 0) return sendNotFound(req, res)
+    // The token is checked before the registry is asked, so timing says nothing about sessions.
+    if (!context.verifyToken(singleParam(target.query, 'token'), streamScope(sessionId))) return sendNotFound(req, res)
+    const entry = options.sessions.get(sessionId)
+    if (entry === undefined || entry.session.PlayMethod === 'hls') return sendNotFound(req, res)
+    const opened = await entry.source.open(signal)
+    try {
+      await sendSource(req, res, opened, { maxRanges: options.maxRanges, signal })
+    } finally {
+      await opened.close()
+    }
+  }
+}

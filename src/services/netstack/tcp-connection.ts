@@ -1,0 +1,811 @@
+// One TCP connection: the transmission control block and its state machine (RFC 9293 3.10),
+// free of I/O. Segments come in through input(), go out through the `output` callback, and every
+// timer runs on the injected clock, so a test can feed exact segments at exact instants and
+// assert the exact segments emitted (the smoltcp way).
+//
+// Mechanisms and where they come from:
+// - handshake, state machine, acceptability and trimming: RFC 9293 3.10.7
+// - RST and SYN checks with challenge ACKs: RFC 5961 3, 4
+// - MSS option: RFC 9293 3.7.1 (ours is link MTU - 40); window scale: RFC 7323 2; SACK blocks
+//   sent when negotiated: RFC 2018
+// - delayed ACK: RFC 1122 4.2.3.2 / RFC 5681 4.2 (every second segment, or after delayedAckMs;
+//   immediately for out-of-order data, for data filling a hole, and for a FIN)
+// - receiver and sender silly-window avoidance: RFC 1122 4.2.3.3, 4.2.3.4
+// - RTO, backoff, Karn: RFC 6298; congestion control behind CongestionControl (NewReno, RFC 5681
+//   and RFC 6582); zero-window probes on a persist timer: RFC 9293 3.8.6.1
+import type { AgentError } from '../../errors.js'
+import { TcpConnectionRefusedError, TcpConnectionResetError, TcpTimeoutError } from '../../errors.js'
+import type { NetClock, RandomUint32 } from './clock.js'
+import { ByteQueue } from './byte-queue.js'
+import type { CongestionControl, CongestionControlFactory } from './tcp-congestion.js'
+import { Reassembler } from './tcp-reassembly.js'
+import { RttEstimator } from './tcp-rtt.js'
+import type { TcpOptions, TcpSegment } from './tcp-segment.js'
+import { TCP_ACK, TCP_FIN, TCP_PSH, TCP_RST, TCP_SYN, segmentLength } from './tcp-segment.js'
+import { seqAdd, seqDiff, seqGe, seqGt, seqInRange, seqLe, seqLt, seqMax } from './seq.js'
+
+export type TcpState =
+  | 'CLOSED' | 'LISTEN' | 'SYN_SENT' | 'SYN_RECEIVED' | 'ESTABLISHED' | 'FIN_WAIT_1' | 'FIN_WAIT_2'
+  | 'CLOSING' | 'TIME_WAIT' | 'CLOSE_WAIT' | 'LAST_ACK'
+
+export interface TcpSettings {
+  receiveBufferBytes: number
+  sendBufferBytes: number
+  delayedAckMs: number
+  initialRtoMs: number
+  minRtoMs: number
+  maxRtoMs: number
+  persistMaxMs: number
+  timeWaitMs: number
+  maxRetransmits: number
+  synRetries: number
+  /** Peer MSS assumed when its SYN carries none (RFC 9293 3.7.1). */
+  defaultMss: number
+  congestionControl: CongestionControlFactory
+}
+
+export interface TcpEndpoint {
+  localPort: number
+  remotePort: number
+}
+
+export interface TcpConnectionHandler {
+  established?(): void
+  /** In-order data or the peer's FIN became available to read(). */
+  readable?(): void
+  /** Send-buffer space was freed. */
+  writable?(): void
+  /** The connection reached CLOSED; `error` when it was refused, reset or timed out. */
+  closed?(error?: AgentError): void
+  stateChange?(from: TcpState, to: TcpState): void
+}
+
+export interface TcpConnectionInit {
+  endpoint: TcpEndpoint
+  clock: NetClock
+  random: RandomUint32
+  /** Our MSS: link MTU minus 40 (IPv4 + TCP headers without options). */
+  mss: number
+  settings: TcpSettings
+  output(segment: TcpSegment): void
+  handler?: TcpConnectionHandler
+}
+
+const MAX_SACK_BLOCKS = 4 // 4 + 8n <= 40 option bytes without timestamps
+
+export class TcpConnection {
+  state: TcpState = 'CLOSED'
+  readonly endpoint: TcpEndpoint
+  handler: TcpConnectionHandler
+
+  // Send sequence space (RFC 9293 3.3.1); sndMax is the highest sequence sent (BSD snd_max).
+  iss = 0
+  sndUna = 0
+  sndNxt = 0
+  sndMax = 0
+  sndWnd = 0
+  sndWl1 = 0
+  sndWl2 = 0
+  /** Largest window the peer ever offered (sender SWS avoidance). */
+  maxSndWnd = 0
+  sndWscale = 0
+  rcvWscale = 0
+  sackPermitted = false
+  /** Effective send MSS after negotiation. */
+  sendMss: number
+  irs = 0
+  cc: CongestionControl | undefined
+  readonly rtt: RttEstimator
+  dupAcks = 0
+
+  readonly #clock: NetClock
+  readonly #random: RandomUint32
+  readonly #settings: TcpSettings
+  readonly #mss: number
+  readonly #output: (segment: TcpSegment) => void
+  readonly #sendQueue = new ByteQueue()
+  #sendQueueSeq = 0
+  #finQueued = false
+  #finSent = false
+  readonly #recvQueue = new ByteQueue()
+  #reassembler: Reassembler | undefined
+  #peerFinSeq: number | undefined
+  #finReceived = false
+  #rcvAdvRight: number | undefined
+  #offeredWscale: number
+  #rttTiming: { seq: number; at: number } | undefined
+  #retransmits = 0
+  #probeEnd: number | undefined
+  #persistBackoff = 0
+  #unansweredProbes = 0
+  #pendingAckSegments = 0
+  #ackNow = false
+  #inInput = false
+  #deferred = 0
+  #synTimed = false
+  #rtoTimer: unknown
+  #persistTimer: unknown
+  #delackTimer: unknown
+  #timeWaitTimer: unknown
+
+  private constructor(init: TcpConnectionInit) {
+    this.endpoint = init.endpoint
+    this.handler = init.handler ?? {}
+    this.#clock = init.clock
+    this.#random = init.random
+    this.#settings = init.settings
+    this.#mss = init.mss
+    this.sendMss = Math.min(init.mss, init.settings.defaultMss)
+    this.#output = init.output
+    this.rtt = new RttEstimator(init.settings)
+    let shift = 0
+    while (shift < 14 && init.settings.receiveBufferBytes >> shift > 0xffff) shift++
+    this.#offeredWscale = shift
+  }
+
+  /** Active open: sends a SYN and enters SYN_SENT. */
+  static connect(init: TcpConnectionInit): TcpConnection {
+    const conn = new TcpConnection(init)
+    conn.#initSend()
+    conn.#setState('SYN_SENT')
+    conn.#sendSyn()
+    return conn
+  }
+
+  /** Passive open from a listener's SYN: answers with SYN-ACK and enters SYN_RECEIVED. */
+  static accept(init: TcpConnectionInit, syn: TcpSegment): TcpConnection {
+    const conn = new TcpConnection(init)
+    conn.#initSend()
+    conn.#takePeerSyn(syn)
+    conn.#setState('SYN_RECEIVED')
+    conn.#sendSyn()
+    return conn
+  }
+
+  // ---- application side ---------------------------------------------------------------------
+
+  /** Bytes that may still be queued before the send buffer is full. */
+  get sendBufferFree(): number {
+    return Math.max(0, this.#settings.sendBufferBytes - this.#sendQueue.length)
+  }
+
+  get sendQueued(): number {
+    return this.#sendQueue.length
+  }
+
+  /** In-order bytes waiting for read(). */
+  get readableBytes(): number {
+    return this.#recvQueue.length
+  }
+
+  /** The peer's FIN arrived (the stream ends once readableBytes reaches 0). */
+  get finReceived(): boolean {
+    return this.#finReceived
+  }
+
+  get finQueued(): boolean {
+    return this.#finQueued
+  }
+
+  get rcvNxt(): number {
+    return this.#reassembler ? seqAdd(this.#reassembler.nextSeq, this.#finReceived ? 1 : 0) : 0
+  }
+
+  /** Right edge of the receive window as last advertised. */
+  get rcvWnd(): number {
+    if (this.#rcvAdvRight === undefined) return this.#available()
+    return Math.max(0, seqDiff(this.#rcvAdvRight, this.rcvNxt))
+  }
+
+  write(data: Uint8Array): void {
+    if (this.#finQueued || this.state === 'CLOSED' || this.state === 'TIME_WAIT') throw new Error('TCP write after end')
+    this.#sendQueue.push(data)
+    this.#trySend()
+  }
+
+  read(max?: number): Uint8Array | undefined {
+    const chunk = this.#recvQueue.shift(max)
+    if (chunk) this.#maybeWindowUpdate()
+    return chunk
+  }
+
+  /** Half-close: queues a FIN after the data already written (RFC 9293 3.10.4). */
+  close(): void {
+    if (this.#finQueued) return
+    switch (this.state) {
+      case 'SYN_SENT':
+        this.#enterClosed()
+        return
+      case 'SYN_RECEIVED':
+        this.#finQueued = true
+        return
+      case 'ESTABLISHED':
+        this.#finQueued = true
+        this.#setState('FIN_WAIT_1')
+        break
+      case 'CLOSE_WAIT':
+        this.#finQueued = true
+        this.#setState('LAST_ACK')
+        break
+      default:
+        return
+    }
+    this.#trySend()
+  }
+
+  /** Drops the connection at once, telling the peer with a RST (RFC 9293 3.10.5). */
+  abort(): void {
+    if (this.state === 'CLOSED') return
+    if (this.state !== 'SYN_SENT' && this.state !== 'TIME_WAIT') {
+      this.#emit({ seq: this.sndMax, ack: this.rcvNxt, flags: TCP_RST | TCP_ACK, payload: EMPTY })
+    }
+    this.#enterClosed()
+  }
+
+  // ---- segment arrival (RFC 9293 3.10.7) ------------------------------------------------------
+
+  input(seg: TcpSegment): void {
+    if (this.state === 'CLOSED' || this.state === 'LISTEN') return
+    this.#inInput = true
+    try {
+      if (this.state === 'SYN_SENT') this.#inputSynSent(seg)
+      else this.#inputSynchronized(seg)
+    } finally {
+      this.#inInput = false
+    }
+    if ((this.state as TcpState) !== 'CLOSED') {
+      this.#trySend()
+      if (this.#ackNow) this.#sendAck()
+    }
+    // Handlers run after the segment is fully processed: they may write, read or abort.
+    const events = this.#deferred
+    this.#deferred = 0
+    if (events & EV_ESTABLISHED) this.handler.established?.()
+    if (events & EV_READABLE) this.handler.readable?.()
+    if (events & EV_WRITABLE) this.handler.writable?.()
+  }
+
+  #notify(event: number): void {
+    this.#deferred |= event
+  }
+
+  #inputSynSent(seg: TcpSegment): void {
+    const hasAck = (seg.flags & TCP_ACK) !== 0
+    if (hasAck && (seqLe(seg.ack, this.iss) || seqGt(seg.ack, this.sndMax))) {
+      if (!(seg.flags & TCP_RST)) this.#emitRaw({ seq: seg.ack, ack: 0, flags: TCP_RST, payload: EMPTY })
+      return
+    }
+    if (seg.flags & TCP_RST) {
+      if (hasAck) this.#enterClosed(new TcpConnectionRefusedError('connection refused by the peer', { details: this.#details() }))
+      return
+    }
+    if (!(seg.flags & TCP_SYN)) return
+    this.#takePeerSyn(seg)
+    if (hasAck) {
+      this.#ackAdvance(seg.ack)
+      this.#retransmits = 0
+      this.#stopRto()
+      this.sndWnd = seg.window
+      this.maxSndWnd = Math.max(this.maxSndWnd, this.sndWnd)
+      this.sndWl1 = seg.seq
+      this.sndWl2 = seg.ack
+      this.#setState('ESTABLISHED')
+      this.#ackNow = true
+      this.#notify(EV_ESTABLISHED)
+    } else {
+      // Simultaneous open (RFC 9293 3.5 figure 7).
+      this.#setState('SYN_RECEIVED')
+      this.sndNxt = this.iss
+      this.#sendSyn()
+    }
+  }
+
+  #inputSynchronized(seg: TcpSegment): void {
+    const rcvNxt = this.rcvNxt
+    const segLen = segmentLength(seg)
+    const rst = (seg.flags & TCP_RST) !== 0
+
+    // A retransmitted SYN while we wait for the handshake's ACK: our SYN-ACK was lost.
+    if (this.state === 'SYN_RECEIVED' && seg.flags & TCP_SYN && !(seg.flags & TCP_ACK) && seg.seq === this.irs) {
+      this.#retransmitAt(this.iss)
+      return
+    }
+
+    // 1. Acceptability.
+    const wnd = this.rcvWnd
+    let acceptable: boolean
+    if (segLen === 0) acceptable = seg.seq === rcvNxt || (wnd > 0 && seqInRange(seg.seq, rcvNxt, seqAdd(rcvNxt, wnd)))
+    else if (wnd === 0) acceptable = false
+    else acceptable = seqInRange(seg.seq, rcvNxt, seqAdd(rcvNxt, wnd)) || seqInRange(seqAdd(seg.seq, segLen - 1), rcvNxt, seqAdd(rcvNxt, wnd))
+    // A zero-window probe lands exactly on RCV.NXT: its ACK and window still count (RFC 9293 3.10.7.4).
+    const zeroWindowProbe = !acceptable && wnd === 0 && seg.seq === rcvNxt
+    if (!acceptable && !zeroWindowProbe) {
+      if (!rst) {
+        if (this.state === 'TIME_WAIT' && seg.flags & TCP_FIN) this.#armTimeWait()
+        this.#ackNow = true
+      }
+      return
+    }
+
+    // 2. RST (RFC 5961 3.2): exact match resets, anything else in the window gets a challenge ACK.
+    if (rst) {
+      if (seg.seq !== rcvNxt) {
+        this.#ackNow = true
+        return
+      }
+      const quiet = this.state === 'SYN_RECEIVED' || this.state === 'CLOSING' || this.state === 'LAST_ACK' || this.state === 'TIME_WAIT'
+      this.#enterClosed(quiet ? undefined : new TcpConnectionResetError('connection reset by the peer', { details: this.#details() }))
+      return
+    }
+
+    // 3. SYN in a synchronized state (RFC 5961 4.2): challenge ACK, drop.
+    if (seg.flags & TCP_SYN) {
+      this.#ackNow = true
+      return
+    }
+
+    // 4. ACK.
+    if (!(seg.flags & TCP_ACK)) return
+    if (this.state === 'SYN_RECEIVED') {
+      if (!(seqLt(this.sndUna, seg.ack) && seqLe(seg.ack, this.sndMax))) {
+        this.#emitRaw({ seq: seg.ack, ack: 0, flags: TCP_RST, payload: EMPTY })
+        return
+      }
+      this.#setState('ESTABLISHED')
+      this.sndWnd = seg.window << this.sndWscale
+      this.maxSndWnd = Math.max(this.maxSndWnd, this.sndWnd)
+      this.sndWl1 = seg.seq
+      this.sndWl2 = seg.ack
+      this.#notify(EV_ESTABLISHED)
+      if (this.#finQueued) this.#setState('FIN_WAIT_1')
+    }
+    const ackLimit = this.#probeEnd !== undefined && seqGt(this.#probeEnd, this.sndMax) ? this.#probeEnd : this.sndMax
+    if (seqGt(seg.ack, ackLimit)) {
+      this.#ackNow = true
+      return
+    }
+    this.#unansweredProbes = 0
+    const window = seg.window << this.sndWscale
+    if (seqGt(seg.ack, this.sndUna)) {
+      this.#onNewAck(seg.ack)
+    } else if (
+      seg.ack === this.sndUna && seg.payload.length === 0 && !(seg.flags & TCP_FIN) &&
+      this.sndMax !== this.sndUna && window === this.sndWnd
+    ) {
+      this.#onDupAck(seg.ack)
+    }
+    if (seqGe(seg.ack, this.sndUna) && (seqLt(this.sndWl1, seg.seq) || (this.sndWl1 === seg.seq && seqLe(this.sndWl2, seg.ack)))) {
+      this.sndWnd = window
+      this.maxSndWnd = Math.max(this.maxSndWnd, window)
+      this.sndWl1 = seg.seq
+      this.sndWl2 = seg.ack
+      if (window > 0) this.#stopPersist()
+    }
+    if (this.#finSent && seqGt(this.sndUna, this.#finSeq)) {
+      if (this.state === 'FIN_WAIT_1') this.#setState('FIN_WAIT_2')
+      else if (this.state === 'CLOSING') this.#enterTimeWait()
+      else if (this.state === 'LAST_ACK') {
+        this.#enterClosed()
+        return
+      }
+    }
+
+    // 5. Data, trimmed to the window.
+    let seq = seg.seq
+    let payload = seg.payload
+    let fin = (seg.flags & TCP_FIN) !== 0
+    const front = seqDiff(rcvNxt, seq)
+    if (front > 0) {
+      payload = payload.subarray(Math.min(front, payload.length))
+      seq = seqAdd(seq, front)
+    }
+    const room = Math.max(0, seqDiff(seqAdd(rcvNxt, wnd), seq))
+    if (payload.length > room) {
+      payload = payload.subarray(0, room)
+      fin = false
+    }
+    if (zeroWindowProbe && payload.length < seg.payload.length) this.#ackNow = true
+    const receiving = this.state === 'ESTABLISHED' || this.state === 'FIN_WAIT_1' || this.state === 'FIN_WAIT_2'
+    if (receiving && payload.length > 0 && this.#reassembler) {
+      const inOrder = seq === this.#reassembler.nextSeq
+      const heldBefore = this.#reassembler.bufferedBytes
+      const delivered = this.#reassembler.receive(seq, payload)
+      for (const chunk of delivered) this.#recvQueue.push(chunk)
+      if (!inOrder || heldBefore > 0) {
+        // Out of order (a duplicate ACK with SACK) or filling a hole: ACK at once (RFC 5681 4.2).
+        this.#ackNow = true
+      } else {
+        this.#pendingAckSegments++
+        if (this.#pendingAckSegments >= 2) this.#ackNow = true
+        else this.#armDelayedAck()
+      }
+      if (delivered.length > 0) this.#notify(EV_READABLE)
+    }
+
+    // 6. FIN, once everything before it has arrived.
+    if (fin && receiving && this.#peerFinSeq === undefined) this.#peerFinSeq = seqAdd(seq, payload.length)
+    if (this.#peerFinSeq !== undefined && !this.#finReceived && this.#reassembler && this.#reassembler.nextSeq === this.#peerFinSeq) {
+      this.#finReceived = true
+      this.#ackNow = true
+      if (this.state === 'ESTABLISHED') this.#setState('CLOSE_WAIT')
+      else if (this.state === 'FIN_WAIT_1') this.#setState('CLOSING')
+      else if (this.state === 'FIN_WAIT_2') this.#enterTimeWait()
+      this.#notify(EV_READABLE)
+    } else if (this.state === 'TIME_WAIT' && fin) {
+      this.#ackNow = true
+      this.#armTimeWait()
+    }
+  }
+
+  #onNewAck(ack: number): void {
+    const flightBefore = seqDiff(this.sndMax, this.sndUna)
+    // The SYN's sequence number is no data: congestion control counts bytes only.
+    const acked = seqDiff(ack, this.sndUna) - (this.sndUna === this.iss ? 1 : 0)
+    this.#ackAdvance(ack)
+    this.#retransmits = 0
+    this.dupAcks = 0
+    if (this.cc && acked > 0) {
+      const action = this.cc.onAck({ acked, ack, flightBefore: Math.max(flightBefore, acked), sndMax: this.sndMax })
+      if (action === 'retransmit' && this.sndUna !== this.sndMax) this.#retransmitAt(this.sndUna)
+    }
+    if (this.sndUna === this.sndMax) this.#stopRto()
+    else this.#restartRto()
+    if (this.sendBufferFree > 0) this.#notify(EV_WRITABLE)
+  }
+
+  /** Moves SND.UNA to `ack`, dropping acknowledged bytes; samples the RTT (Karn's rule). */
+  #ackAdvance(ack: number): void {
+    let dataAcked = seqDiff(ack, this.#sendQueueSeq)
+    if (this.#finSent && seqGt(ack, this.#finSeq)) dataAcked--
+    if (dataAcked > 0) {
+      this.#sendQueue.consume(dataAcked)
+      this.#sendQueueSeq = seqAdd(this.#sendQueueSeq, dataAcked)
+    }
+    this.sndUna = ack
+    if (seqLt(this.sndNxt, ack)) this.sndNxt = ack
+    if (seqLt(this.sndMax, ack)) this.sndMax = ack
+    if (this.#probeEnd !== undefined && seqGe(ack, this.#probeEnd)) this.#probeEnd = undefined
+    if (this.#rttTiming && seqGe(ack, this.#rttTiming.seq)) {
+      this.rtt.sample(this.#clock.now() - this.#rttTiming.at)
+      this.#rttTiming = undefined
+    }
+  }
+
+  #onDupAck(ack: number): void {
+    this.dupAcks++
+    if (!this.cc) return
+    const action = this.cc.onDupAck({ dupAcks: this.dupAcks, ack, flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
+    if (action === 'retransmit') this.#retransmitAt(this.sndUna)
+  }
+
+  // ---- sending --------------------------------------------------------------------------------
+
+  #initSend(): void {
+    this.iss = this.#random() >>> 0
+    this.sndUna = this.iss
+    this.sndNxt = this.iss
+    this.sndMax = this.iss
+    this.#sendQueueSeq = seqAdd(this.iss, 1)
+  }
+
+  #takePeerSyn(syn: TcpSegment): void {
+    this.irs = syn.seq
+    this.#reassembler = new Reassembler(seqAdd(syn.seq, 1))
+    this.sendMss = Math.max(64, Math.min(this.#mss, syn.options.mss ?? this.#settings.defaultMss))
+    if (syn.options.windowScale !== undefined) {
+      this.sndWscale = Math.min(14, syn.options.windowScale)
+      this.rcvWscale = this.#offeredWscale
+    } else {
+      this.sndWscale = 0
+      this.rcvWscale = 0
+    }
+    this.sackPermitted = syn.options.sackPermitted === true
+    this.cc = this.#settings.congestionControl({ mss: this.sendMss, iss: this.iss })
+    if (!(syn.flags & TCP_ACK)) {
+      this.sndWnd = syn.window
+      this.maxSndWnd = syn.window
+    }
+  }
+
+  #sendSyn(): void {
+    const options: TcpOptions = { mss: this.#mss, windowScale: this.#offeredWscale, sackPermitted: true }
+    if (this.state === 'SYN_RECEIVED') {
+      // Answer only with what the peer offered (RFC 7323 2.2, RFC 2018 2).
+      if (this.rcvWscale === 0 && this.sndWscale === 0) delete options.windowScale
+      if (!this.sackPermitted) delete options.sackPermitted
+    }
+    const synAck = this.state === 'SYN_RECEIVED'
+    const window = Math.min(0xffff, this.#available())
+    this.#emitRaw({ seq: this.iss, ack: synAck ? this.rcvNxt : 0, flags: synAck ? TCP_SYN | TCP_ACK : TCP_SYN, window, options, payload: EMPTY })
+    if (synAck) {
+      this.#rcvAdvRight = seqMax(this.#rcvAdvRight ?? this.rcvNxt, seqAdd(this.rcvNxt, window))
+      this.#afterAckSent()
+    }
+    if (this.sndNxt === this.iss) {
+      this.sndNxt = seqAdd(this.iss, 1)
+      this.sndMax = seqMax(this.sndMax, this.sndNxt)
+      if (!this.#synTimed) this.#rttTiming = { seq: this.sndNxt, at: this.#clock.now() }
+      this.#synTimed = true
+    }
+    if (this.#rtoTimer === undefined) this.#restartRto()
+  }
+
+  #trySend(): void {
+    if (this.#inInput) return
+    const s = this.state
+    if (s !== 'ESTABLISHED' && s !== 'CLOSE_WAIT' && s !== 'FIN_WAIT_1' && s !== 'LAST_ACK' && s !== 'CLOSING') return
+    const cc = this.cc!
+    for (;;) {
+      const offset = seqDiff(this.sndNxt, this.#sendQueueSeq)
+      const unsent = this.#sendQueue.length - offset
+      const wantFin = this.#finQueued && seqLe(this.sndNxt, this.#finSeq)
+      if (unsent <= 0 && !wantFin) break
+      const flight = seqDiff(this.sndNxt, this.sndUna)
+      const usable = Math.min(this.sndWnd, cc.cwnd) - flight
+      let len = Math.max(0, Math.min(unsent, this.sendMss, usable))
+      if (unsent > 0 && len === 0) break
+      // Sender SWS avoidance (RFC 1122 4.2.3.4): a short segment only when it carries everything
+      // left, or when nothing is in flight and it is at least half the peer's largest window.
+      if (len < this.sendMss && len < unsent && (flight > 0 || len < this.maxSndWnd / 2)) break
+      len = Math.max(0, len)
+      const fin = wantFin && len === unsent
+      if (len === 0 && !fin) break
+      this.#sendData(this.sndNxt, len, fin)
+      const sent = len + (fin ? 1 : 0)
+      this.sndNxt = seqAdd(this.sndNxt, sent)
+      this.sndMax = seqMax(this.sndMax, this.sndNxt)
+      if (fin) break
+    }
+    this.#maybeArmPersist()
+  }
+
+  /** Sends `len` bytes at `seq` (plus FIN) and keeps the RTO and RTT timing in step. */
+  #sendData(seq: number, len: number, fin: boolean): void {
+    const payload = new Uint8Array(len)
+    if (len > 0) this.#sendQueue.copyTo(seqDiff(seq, this.#sendQueueSeq), len, payload, 0)
+    const endsQueue = seqDiff(seq, this.#sendQueueSeq) + len === this.#sendQueue.length
+    let flags = TCP_ACK
+    if (fin) {
+      flags |= TCP_FIN
+      this.#finSent = true
+    }
+    if (len > 0 && endsQueue) flags |= TCP_PSH
+    this.#emit({ seq, ack: this.rcvNxt, flags, payload })
+    if (seqLt(seq, this.sndMax)) {
+      // Karn: a retransmission invalidates the sample in progress.
+      if (this.#rttTiming && seqLt(seq, this.#rttTiming.seq)) this.#rttTiming = undefined
+    } else if (!this.#rttTiming && len > 0) {
+      this.#rttTiming = { seq: seqAdd(seq, len), at: this.#clock.now() }
+    }
+    if (this.#rtoTimer === undefined) this.#restartRto()
+  }
+
+  /** One segment at `seq` (fast retransmit, partial ACK, lost SYN-ACK), SND.NXT unchanged. */
+  #retransmitAt(seq: number): void {
+    if (this.state === 'SYN_RECEIVED' || this.state === 'SYN_SENT') {
+      if (this.#rttTiming) this.#rttTiming = undefined
+      const saved = this.sndNxt
+      this.sndNxt = this.iss
+      this.#sendSyn()
+      this.sndNxt = saved
+      return
+    }
+    const offset = seqDiff(seq, this.#sendQueueSeq)
+    const left = this.#sendQueue.length - offset
+    const len = Math.max(0, Math.min(left, this.sendMss))
+    const fin = this.#finSent && len === left && seqLe(seqAdd(seq, len), this.#finSeq)
+    if (len === 0 && !fin) return
+    this.#sendData(seq, len, fin)
+  }
+
+  /** A pure ACK carries SND.MAX, not SND.NXT: after a timeout rewinds SND.NXT the peer may hold
+   * more than that, and an ACK below its RCV.NXT would be unacceptable there (BSD tcp_output). */
+  #sendAck(): void {
+    this.#emit({ seq: this.sndMax, ack: this.rcvNxt, flags: TCP_ACK, payload: EMPTY })
+  }
+
+  /** Every segment but the first SYN carries an ACK, so each one settles delayed-ACK debt. */
+  #emit(partial: { seq: number; ack: number; flags: number; payload: Uint8Array }): void {
+    const options: TcpOptions = {}
+    if (this.sackPermitted && this.#reassembler && this.#reassembler.bufferedBytes > 0 && !(partial.flags & TCP_RST)) {
+      // Options count against the MSS (RFC 6691): a full data segment carries fewer or no blocks.
+      const fit = Math.floor((this.sendMss - partial.payload.length - 4) / 8)
+      const blocks = this.#reassembler.sackBlocks(Math.min(MAX_SACK_BLOCKS, fit))
+      if (blocks.length > 0) options.sack = blocks
+    }
+    const window = partial.flags & TCP_RST ? 0 : this.#advertise()
+    this.#emitRaw({ ...partial, window, options })
+    if (partial.flags & TCP_ACK) this.#afterAckSent()
+  }
+
+  #emitRaw(partial: { seq: number; ack: number; flags: number; payload: Uint8Array; window?: number; options?: TcpOptions }): void {
+    this.#output({
+      srcPort: this.endpoint.localPort,
+      dstPort: this.endpoint.remotePort,
+      seq: partial.seq,
+      ack: partial.ack,
+      flags: partial.flags,
+      window: partial.window ?? 0,
+      options: partial.options ?? {},
+      payload: partial.payload,
+    })
+  }
+
+  #afterAckSent(): void {
+    this.#ackNow = false
+    this.#pendingAckSegments = 0
+    if (this.#delackTimer !== undefined) {
+      this.#clock.clearTimeout(this.#delackTimer)
+      this.#delackTimer = undefined
+    }
+  }
+
+  get #finSeq(): number {
+    return seqAdd(this.#sendQueueSeq, this.#sendQueue.length)
+  }
+
+  // ---- receive window -----------------------------------------------------------------------
+
+  #available(): number {
+    return Math.max(0, this.#settings.receiveBufferBytes - this.#recvQueue.length)
+  }
+
+  /** The window field to send: never shrinks the right edge; grows it only in steps of
+   * min(buffer/2, MSS) (receiver SWS avoidance); rounded up to the scale unit. */
+  #advertise(): number {
+    const rcvNxt = this.rcvNxt
+    let right = seqAdd(rcvNxt, this.#available())
+    const step = Math.min(Math.floor(this.#settings.receiveBufferBytes / 2), this.#mss)
+    if (this.#rcvAdvRight !== undefined && seqDiff(right, this.#rcvAdvRight) < step) right = seqMax(this.#rcvAdvRight, rcvNxt)
+    const window = Math.max(0, seqDiff(right, rcvNxt))
+    const unit = 2 ** this.rcvWscale
+    const field = Math.min(0xffff, Math.ceil(window / unit))
+    const edge = seqAdd(rcvNxt, field * unit)
+    this.#rcvAdvRight = this.#rcvAdvRight === undefined ? edge : seqMax(this.#rcvAdvRight, edge)
+    return field
+  }
+
+  /** After the reader consumed data: tell the peer when the window at least doubled. */
+  #maybeWindowUpdate(): void {
+    if (this.state !== 'ESTABLISHED' && this.state !== 'FIN_WAIT_1' && this.state !== 'FIN_WAIT_2') return
+    if (this.#rcvAdvRight === undefined) return
+    const rcvNxt = this.rcvNxt
+    const oldWindow = Math.max(0, seqDiff(this.#rcvAdvRight, rcvNxt))
+    const available = this.#available()
+    const growth = seqDiff(seqAdd(rcvNxt, available), this.#rcvAdvRight)
+    const step = Math.min(Math.floor(this.#settings.receiveBufferBytes / 2), this.#mss)
+    if (growth >= step && available >= 2 * oldWindow) this.#sendAck()
+  }
+
+  // ---- timers ---------------------------------------------------------------------------------
+
+  #armDelayedAck(): void {
+    if (this.#delackTimer !== undefined) return
+    this.#delackTimer = this.#clock.setTimeout(() => {
+      this.#delackTimer = undefined
+      if (this.state !== 'CLOSED') this.#sendAck()
+    }, this.#settings.delayedAckMs)
+  }
+
+  #restartRto(): void {
+    if (this.#rtoTimer !== undefined) this.#clock.clearTimeout(this.#rtoTimer)
+    this.#rtoTimer = this.#clock.setTimeout(() => this.#onRto(), this.rtt.rtoMs)
+  }
+
+  #stopRto(): void {
+    if (this.#rtoTimer !== undefined) this.#clock.clearTimeout(this.#rtoTimer)
+    this.#rtoTimer = undefined
+  }
+
+  #onRto(): void {
+    this.#rtoTimer = undefined
+    if (this.state === 'CLOSED' || this.state === 'TIME_WAIT') return
+    if (this.sndUna === this.sndMax) return
+    this.#retransmits++
+    const handshake = this.state === 'SYN_SENT' || this.state === 'SYN_RECEIVED'
+    if (this.#retransmits > (handshake ? this.#settings.synRetries : this.#settings.maxRetransmits)) {
+      const error = new TcpTimeoutError(handshake ? 'connection attempt timed out' : 'connection timed out', { details: this.#details() })
+      if (handshake && this.state === 'SYN_RECEIVED') this.abort()
+      else this.#enterClosed(error)
+      return
+    }
+    this.rtt.backoff()
+    this.#rttTiming = undefined
+    this.dupAcks = 0
+    if (handshake) {
+      this.#retransmitAt(this.iss)
+      this.#restartRto()
+      return
+    }
+    this.cc?.onTimeout({ flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
+    // Go back to SND.UNA; the loss window lets exactly one segment out (RFC 5681 3.1).
+    this.sndNxt = this.sndUna
+    this.#restartRto()
+    this.#trySend()
+  }
+
+  /** With data waiting and nothing in flight, no ACK will come to clock more out: a zero window
+   * needs probing, and a window kept short by SWS avoidance needs the override timeout of
+   * RFC 1122 4.2.3.4. One persist timer does both. */
+  #maybeArmPersist(): void {
+    if (this.#persistTimer !== undefined) return
+    if (this.sndUna !== this.sndMax || this.#rtoTimer !== undefined) return
+    if (this.#sendQueue.length - seqDiff(this.sndNxt, this.#sendQueueSeq) <= 0) return
+    const delay = Math.min(this.#settings.persistMaxMs, Math.max(this.#settings.minRtoMs, this.rtt.rtoMs) * 2 ** this.#persistBackoff)
+    this.#persistTimer = this.#clock.setTimeout(() => this.#onPersist(), delay)
+  }
+
+  #stopPersist(): void {
+    if (this.#persistTimer !== undefined) this.#clock.clearTimeout(this.#persistTimer)
+    this.#persistTimer = undefined
+    this.#persistBackoff = 0
+  }
+
+  #onPersist(): void {
+    this.#persistTimer = undefined
+    if (this.state === 'CLOSED' || this.state === 'TIME_WAIT') return
+    const offset = seqDiff(this.sndNxt, this.#sendQueueSeq)
+    const unsent = this.#sendQueue.length - offset
+    if (unsent <= 0 || this.sndUna !== this.sndMax) return
+    if (this.sndWnd > 0) {
+      const len = Math.min(unsent, this.sndWnd, this.sendMss, this.cc?.cwnd ?? this.sendMss)
+      this.#sendData(this.sndNxt, len, false)
+      this.sndNxt = seqAdd(this.sndNxt, len)
+      this.sndMax = seqMax(this.sndMax, this.sndNxt)
+      return
+    }
+    if (++this.#unansweredProbes > this.#settings.maxRetransmits) {
+      this.#enterClosed(new TcpTimeoutError('peer stopped answering zero-window probes', { details: this.#details() }))
+      return
+    }
+    // One byte of new data beyond the closed window (RFC 9293 3.8.6.1); SND.NXT stays, so it is
+    // not in flight, but an ACK that covers it is accepted.
+    const payload = new Uint8Array(1)
+    this.#sendQueue.copyTo(offset, 1, payload, 0)
+    this.#emit({ seq: this.sndNxt, ack: this.rcvNxt, flags: TCP_ACK, payload })
+    this.#probeEnd = seqAdd(this.sndNxt, 1)
+    if (this.#persistBackoff < 16) this.#persistBackoff++
+    this.#maybeArmPersist()
+  }
+
+  #enterTimeWait(): void {
+    this.#setState('TIME_WAIT')
+    this.#stopRto()
+    this.#stopPersist()
+    this.#armTimeWait()
+  }
+
+  #armTimeWait(): void {
+    if (this.#timeWaitTimer !== undefined) this.#clock.clearTimeout(this.#timeWaitTimer)
+    this.#timeWaitTimer = this.#clock.setTimeout(() => {
+      this.#timeWaitTimer = undefined
+      this.#enterClosed()
+    }, this.#settings.timeWaitMs)
+  }
+
+  #enterClosed(error?: AgentError): void {
+    if (this.state === 'CLOSED') return
+    this.#setState('CLOSED')
+    for (const timer of [this.#rtoTimer, this.#persistTimer, this.#delackTimer, this.#timeWaitTimer]) {
+      if (timer !== undefined) this.#clock.clearTimeout(timer)
+    }
+    this.#rtoTimer = this.#persistTimer = this.#delackTimer = this.#timeWaitTimer = undefined
+    this.handler.closed?.(error)
+  }
+
+  #setState(next: TcpState): void {
+    const previous = this.state
+    if (previous === next) return
+    this.state = next
+    this.handler.stateChange?.(previous, next)
+  }
+
+  #details(): Record<string, unknown> {
+    return { localPort: this.endpoint.localPort, remotePort: this.endpoint.remotePort, state: this.state }
+  }
+}
+
+const EMPTY = new Uint8Array(0)
+const EV_ESTABLISHED = 1
+const EV_READABLE = 2
+const EV_WRITABLE = 4

@@ -1,0 +1,17 @@
+// Public surface of the userspace WireGuard device (issue 7). The netstack consumes
+// createWireGuardDevice(); everything else is exported for tests and tools.
+export { createWireGuardDevice } from './device.js'
+export type { WireGuardDevice, WireGuardDeviceOptions, WireGuardEvent, WireGuardStats, WireGuardPeerStats, DropReason } from './device.js'
+export { parseWgConfig, parseKey, encodeKey, parseCidr, parseIp, parseEndpoint, formatIp, cidrContains } from './config.js'
+export type { WgConfig, WgPeerConfig, Cidr, InterfaceAddress, WgEndpoint } from './config.js'
+export { systemClock, ManualClock } from './clock.js'
+export type { WgClock, TimerHandle } from './clock.js'
+export { createNodeUdpSocket } from './udp.js'
+export type { WgUdpSocket, UdpAddress } from './udp.js'
+export { publicKeyOf } from './crypto.js'
+export { ReplayWindow } from './replay.js'
+export { createMemoryNetwork } from './memory-udp.js'
+export type { MemoryNetwork, MemoryDatagram } from './memory-udp.js'
+export { wireGuardLink } from './link.js'
+export { defaultWireGuardLimits } from './device.js'
+export type { WireGuardLimits } from './device.js'

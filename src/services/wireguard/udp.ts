@@ -1,0 +1,56 @@
+// The small UDP socket interface the WireGuard device sends through, and its node:dgram
+// implementation. Tests substitute an in-memory network or a relay.
+import { createSocket, type Socket } from 'node:dgram'
+import { WireGuardSocketError } from '../../errors.js'
+
+export interface UdpAddress {
+  readonly address: string
+  readonly port: number
+}
+
+export interface WgUdpSocket {
+  /** Binds (port 0 or undefined = any free port); resolves with the bound address. */
+  bind(port?: number, address?: string): Promise<UdpAddress>
+  send(data: Uint8Array, port: number, address: string): void
+  onMessage(handler: (data: Uint8Array, from: UdpAddress) => void): void
+  close(): Promise<void>
+}
+
+export function createNodeUdpSocket(type: 'udp4' | 'udp6' = 'udp4'): WgUdpSocket {
+  let socket: Socket | undefined
+  let handler: ((data: Uint8Array, from: UdpAddress) => void) | undefined
+  return {
+    bind(port = 0, address) {
+      return new Promise((resolve, reject) => {
+        const s = createSocket({ type, reuseAddr: false })
+        socket = s
+        s.once('error', (err) => reject(new WireGuardSocketError(`WireGuard UDP socket could not bind: ${err.message}`, { cause: err })))
+        s.on('message', (msg, rinfo) => handler?.(msg, { address: rinfo.address, port: rinfo.port }))
+        s.bind(port, address, () => {
+          s.removeAllListeners('error')
+          s.on('error', () => undefined) // send errors (ICMP unreachable) are not fatal for UDP
+          const a = s.address()
+          resolve({ address: a.address, port: a.port })
+        })
+      })
+    },
+    send(data, port, address) {
+      socket?.send(data, port, address)
+    },
+    onMessage(h) {
+      handler = h
+    },
+    close() {
+      return new Promise((resolve) => {
+        if (socket === undefined) return resolve()
+        const s = socket
+        socket = undefined
+        try {
+          s.close(() => resolve())
+        } catch {
+          resolve()
+        }
+      })
+    },
+  }
+}
