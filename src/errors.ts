@@ -269,8 +269,25 @@ export class StreamServerListenError extends AgentError {
   }
 }
 
+export class HlsUnavailableError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_HLS_UNAVAILABLE', message, options)
+  }
+}
+
 
 // ---- HLS (issue 6) ------------------------------------------------------------------------------
+export class ProbeFailedError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_PROBE_FAILED', message, options)
+  }
+}
+
+export class TranscodeFailedError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_TRANSCODE_FAILED', message, options)
+  }
+}
 
 // ---- WireGuard and netstack (issue 7) -----------------------------------------------------------
 // Userspace TCP/IP stack (src/services/netstack). Plumbing errors: not shown to users as is.
@@ -340,5 +357,24 @@ export class WireGuardSocketError extends AgentError {
 export class WireGuardHandshakeTimeoutError extends AgentError {
   constructor(message: string, options?: AgentErrorOptions) {
     super('MA_ERR_WG_HANDSHAKE_TIMEOUT', message, { retryable: true, ...options })
+  }
+}
+
+// The tunnel service (src/services/tunnel): WireGuard device + netstack behind one API.
+export class TunnelConfigError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_TUNNEL_CONFIG', message, options)
+  }
+}
+
+export class TunnelClosedError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_TUNNEL_CLOSED', message, { userVisible: false, ...options })
+  }
+}
+
+export class TunnelDownError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_TUNNEL_DOWN', message, { retryable: true, ...options })
   }
 }

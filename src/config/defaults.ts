@@ -50,6 +50,11 @@ export const sseReconnectMaxMs = 60_000
 export const wakeRetryMaxMs = 60_000
 /** Per-URL wait for the SSE response headers while walking base_url and the mirrors. */
 export const sseConnectTimeoutMs = 10_000
+/**
+ * A wake long-poll held at least this long that then ends in a gateway error (502/503/504) or a
+ * cut socket was ended by a proxy's read timeout, not refused: reconnect at once, no backoff.
+ */
+export const wakeHeldReconnectMs = 10_000
 
 // ---- stream sessions and HLS (contract 3, 4.3, 8) -------------------------------------------
 export const readinessPollMs = 200
@@ -62,6 +67,22 @@ export const hwDiagnosticTimeoutMs = 10_000
 export const thumbnailTimeoutMs = 20_000
 export const thumbnailMaxConcurrent = 2
 export const urlSourceRwTimeoutUs = 15_000_000
+/** HLS engine (issue 6; docs/hls.md): a segment request waits this long for ffmpeg, then 404s (the player retries). */
+export const hlsSegmentWaitMs = 10_000
+/** A segment this many past the encoder's newest one (or behind its start) restarts ffmpeg there. */
+export const hlsSeekAheadSegments = 5
+/** A seek-restart encodes and discards at least this many frames before the wanted segment (rate-control warm-up, docs/hls.md). */
+export const hlsSeekWarmupFrames = 150
+/** ...and at most this many segments of warm-up. */
+export const hlsSeekWarmupMaxSegments = 5
+/** How often the engine looks for newly written segments of the running ffmpeg. */
+export const hlsSegmentScanMs = 200
+/** Lines of ffmpeg's stderr kept for the error of a session that gave up. */
+export const ffmpegStderrTailLines = 20
+/** ffprobe gets this long per source before it is killed. */
+export const probeTimeoutMs = 30_000
+/** Subtitle extraction to WebVTT gets this long per track. */
+export const subtitleExtractTimeoutMs = 120_000
 
 // ---- stream server (issue 5; contract 4.2, 5, 8; protocol.md 2; docs/stream-server.md) -------
 /** More ranges than this in one Range header: the whole file is served (nginx `max_ranges`). */
@@ -111,6 +132,9 @@ export const torrentNatPmp = true
 /** 0: a random free port. */
 export const torrentPort = 0
 export const torrentMaxConns = 55
+/** A tracker that has not answered since the torrent started (or finished) is asked again after this, doubling. */
+export const torrentAnnounceRetryMinMs = 2_000
+export const torrentAnnounceRetryMaxMs = 300_000
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000
@@ -143,6 +167,7 @@ export const wgStagedPacketsMax = 128
 export const wgDefaultMtu = 1420
 export const wgPaddingMultipleBytes = 16
 export const wgIndexAllocationAttempts = 64
+export const wgUdpSocketBufferBytes = 4 * MiB // SO_RCVBUF/SO_SNDBUF asked for (the kernel caps at net.core.[rw]mem_max)
 
 // ---- userspace TCP/IP stack (issue 7; docs/netstack.md) -------------------------------------
 export const netstackIpTtl = 64
@@ -163,6 +188,12 @@ export const tcpListenBacklog = 128
 export const netstackDnsQueryTimeoutMs = 2_000
 export const netstackDnsQueryAttempts = 3
 export const netstackPingTimeoutMs = 5_000
+
+// ---- tunnel = WireGuard device + netstack (issue 7; docs/tunnel.md) --------------------------
+export const tunnelTcpReceiveBufferBytes = 4 * MiB // window for one bulk stream at tunnel RTTs
+export const tunnelTcpSendBufferBytes = 4 * MiB
+export const tunnelWaitUntilUpMs = 30_000
+export const tunnelHandshakeLostInitiations = 4 // unanswered in a row (5 s apart): the tunnel is reported down
 
 // ---- stream tokens (protocol.md 2) ----------------------------------------------------------
 export const streamTokenSkewSeconds = 60

@@ -38,6 +38,8 @@ export interface AgentConfig {
     seedRatio: number
     hlsCache: { enabled: boolean; sizeGb: number; dir: string }
     vpn: { enabled: boolean }
+    /** Peer discovery and transport of the torrent engine (not in protocol.md: an agent extension). */
+    torrent: { dht: boolean; lsd: boolean; pex: boolean; utp: boolean; natTraversal: boolean; port: number }
   }
   funnel: { enabled: boolean }
   transcode: {
@@ -57,7 +59,7 @@ export interface AgentConfig {
 type NumericKeys<T> = { [K in keyof T]: T[K] extends number ? K : never }[keyof T]
 
 // Unit constants, and numbers that have a real config key, are not test hooks.
-const notTimingKeys = ['MiB', 'GiB', 'streamServerPort', 'hlsCacheSizeGb', 'seedRatio'] as const
+const notTimingKeys = ['MiB', 'GiB', 'streamServerPort', 'hlsCacheSizeGb', 'seedRatio', 'torrentPort'] as const
 
 /** A numeric constant of defaults.ts that `[testing]` may override. */
 export type TimingKey = Exclude<NumericKeys<typeof defaults>, (typeof notTimingKeys)[number]>
@@ -150,6 +152,17 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
   const vpnTable = downloadsTable.section('vpn')
   const vpn = { enabled: vpnTable.read('enabled', 'true or false', asBoolean, defaults.vpnEnabled) }
   vpnTable.finish()
+  const torrentTable = downloadsTable.section('torrent')
+  const onOff = (key: string, fallback: boolean) => torrentTable.read(key, 'true or false', asBoolean, fallback)
+  const torrent = {
+    dht: onOff('dht', defaults.torrentDht),
+    lsd: onOff('lsd', defaults.torrentLsd),
+    pex: onOff('pex', defaults.torrentPex),
+    utp: onOff('utp', defaults.torrentUtp),
+    natTraversal: onOff('nat_traversal', defaults.torrentNatUpnp && defaults.torrentNatPmp),
+    port: torrentTable.read('port', 'an integer from 0 (any free port) to 65535', asNumber((n) => Number.isInteger(n) && n >= 0 && n <= 65535), defaults.torrentPort),
+  }
+  torrentTable.finish()
   downloadsTable.finish(['webrtc'])
 
   const funnelTable = root.section('funnel')
@@ -181,7 +194,7 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
     daemon: { downlink, stateDir },
     stream: { port, upnp },
     admin: { listen },
-    downloads: { dir: downloadsDir, seedRatio, hlsCache, vpn },
+    downloads: { dir: downloadsDir, seedRatio, hlsCache, vpn, torrent },
     funnel,
     transcode: {
       encoder,

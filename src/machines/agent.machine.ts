@@ -1,4 +1,6 @@
 import { setup, assign, enqueueActions, fromPromise, stopChild, type AnyActorLogic } from 'xstate'
+import type { StreamSession } from '../protocol/wire.js'
+import type { SessionInput } from './session.machine.js'
 
 // The root actor (design.md "The actor tree"). It spawns one long-lived child per concern, each
 // with a systemId, supervises them (a failing child is logged and restarted with backoff, never
@@ -8,6 +10,11 @@ import { setup, assign, enqueueActions, fromPromise, stopChild, type AnyActorLog
 // Every child is a named actor here and is bound to its real logic in
 // src/system/implementations.ts with `.provide()`; until then it is a placeholder that rejects,
 // so a forgotten binding fails loudly instead of silently doing nothing.
+//
+// Besides the long-lived children it spawns one `session:<id>` actor per stream session
+// (docs/sessions.md): `sessions.update` carries the full list of every successful sync; a new id
+// is spawned, an id that left the list is sent `session.end`. A session actor is never restarted:
+// it reports its own failure, and one that crashes is logged, dropped and reported failed.
 
 export interface SupervisorSettings {
   childRestartBaseMs: number
@@ -20,7 +27,15 @@ export interface AgentInput {
   /** The input each child is spawned (and respawned) with: plain data, no services. */
   childInputs: Partial<Record<AgentChildName, unknown>>
   supervisor: SupervisorSettings
+  /** Plain data every `session:<id>` is spawned with besides its StreamSession. */
+  sessionInput?: Omit<SessionInput, 'session'>
 }
+
+/**
+ * A stream session the root knows: `live` (its actor runs), `ending` (sent `session.end`),
+ * `finished` (its actor is gone but the server still lists it: never spawned again).
+ */
+export type AgentSessionPhase = 'live' | 'ending' | 'finished'
 
 export interface AgentContext {
   children: readonly AgentChildName[]
@@ -30,17 +45,29 @@ export interface AgentContext {
   restarts: Record<string, number>
   /** The last failure of each child, for the debug tree. */
   lastFailure: Record<string, string>
+  sessionInput: Partial<Omit<SessionInput, 'session'>>
+  /** Stream sessions by id; the actor of a live one is the child `session:<id>`. */
+  sessions: Record<string, AgentSessionPhase>
+  /** Session ids of the last `sessions.update` (the server's list). */
+  listedSessions: string[]
 }
 
 export type AgentEvent =
   | { type: 'agent.shutdown' }
   | { type: 'agent.respawn'; child: AgentChildName }
+  /** After every successful sync: the server's full list of this agent's stream sessions. */
+  | { type: 'sessions.update'; sessions: StreamSession[] }
+  /** A `stop_session` control. */
+  | { type: 'session.stop'; sessionId: string }
+  /** A session actor reached `ended`: delivered by XState. */
+  | { type: `xstate.done.actor.${string}` }
   /** A spawned child failed: delivered by XState, never sent by hand (types the wildcard handlers). */
   | { type: `xstate.error.actor.${string}`; error: unknown }
 
-export type AgentChildName = 'controlPlane'
+export type AgentChildName = 'tasks' | 'controlPlane'
 
-export const agentChildNames: readonly AgentChildName[] = ['controlPlane']
+/** Start order; shutdown stops them in reverse (the control plane first: no new actions). */
+export const agentChildNames: readonly AgentChildName[] = ['tasks', 'controlPlane']
 
 const unbound = (name: string) =>
   fromPromise<never, unknown>(async () => {
@@ -53,6 +80,13 @@ export function restartDelayMs(settings: SupervisorSettings, restartCount: numbe
 }
 
 const childErrorPrefix = 'xstate.error.actor.'
+const childDonePrefix = 'xstate.done.actor.'
+const sessionPrefix = 'session:'
+
+/** The child id of a session's actor. */
+export function sessionActorId(sessionId: string): string {
+  return `${sessionPrefix}${sessionId}`
+}
 
 export const agentMachine = setup({
   types: {
@@ -62,12 +96,16 @@ export const agentMachine = setup({
   },
   actors: {
     controlPlane: unbound('controlPlane') as AnyActorLogic,
+    tasks: unbound('tasks') as AnyActorLogic,
+    session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },
   actions: {
     // Bound to the root logger in implementations.ts; pure here.
     logChildFailure: (_, _params: { child: string; error: string; restartInMs: number }) => {},
     logShutdown: (_, _params: { phase: 'begin' | 'services' | 'done' | 'timeout' }) => {},
+    /** A session actor crashed (threw); it is not restarted. Bound to the log and the sync report. */
+    reportSessionCrash: (_, _params: { sessionId: string; error: string }) => {},
   },
 }).createMachine({
   id: 'agent',
@@ -77,6 +115,9 @@ export const agentMachine = setup({
     supervisor: input.supervisor,
     restarts: {},
     lastFailure: {},
+    sessionInput: input.sessionInput ?? {},
+    sessions: {},
+    listedSessions: [],
   }),
   initial: 'running',
   states: {
@@ -93,10 +134,58 @@ export const agentMachine = setup({
             enqueue.spawnChild(event.child, { id: event.child, systemId: event.child, input: context.childInputs[event.child] ?? {} })
           }),
         },
+        'sessions.update': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const listed = event.sessions.map((session) => session.sessionId)
+            const sessions = { ...context.sessions }
+            for (const session of event.sessions) {
+              if (sessions[session.sessionId] !== undefined) continue
+              const id = sessionActorId(session.sessionId)
+              enqueue.spawnChild('session', { id, systemId: id, input: { ...context.sessionInput, session } })
+              sessions[session.sessionId] = 'live'
+            }
+            const stillListed = new Set(listed)
+            for (const [sessionId, phase] of Object.entries(sessions)) {
+              if (stillListed.has(sessionId)) continue
+              if (phase === 'live') {
+                enqueue.sendTo(sessionActorId(sessionId), { type: 'session.end', reason: 'removed' })
+                sessions[sessionId] = 'ending'
+              } else if (phase === 'finished') {
+                delete sessions[sessionId]
+              }
+            }
+            enqueue.assign({ sessions, listedSessions: listed })
+          }),
+        },
+        'session.stop': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            if (context.sessions[event.sessionId] !== 'live') return
+            enqueue.sendTo(sessionActorId(event.sessionId), { type: 'session.end', reason: 'stopped' })
+            enqueue.assign({ sessions: { ...context.sessions, [event.sessionId]: 'ending' } })
+          }),
+        },
+        // A session reached `ended`: drop its actor; remember the id while the server lists it.
+        'xstate.done.actor.*': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const id = event.type.slice(childDonePrefix.length)
+            if (!id.startsWith(sessionPrefix)) return
+            enqueue(stopChild(id))
+            enqueue.assign({ sessions: finishSession(context, id.slice(sessionPrefix.length)) })
+          }),
+        },
         // An unhandled child error would otherwise put the root in its error state (XState v5).
         'xstate.error.actor.*': {
           actions: enqueueActions(({ context, event, enqueue }) => {
-            const child = event.type.slice(childErrorPrefix.length) as AgentChildName
+            const failed = event.type.slice(childErrorPrefix.length)
+            if (failed.startsWith(sessionPrefix)) {
+              const sessionId = failed.slice(sessionPrefix.length)
+              const error = describeError((event as unknown as { error?: unknown }).error)
+              enqueue({ type: 'reportSessionCrash', params: { sessionId, error } })
+              enqueue(stopChild(failed))
+              enqueue.assign({ sessions: finishSession(context, sessionId) })
+              return
+            }
+            const child = failed as AgentChildName
             if (!context.children.includes(child)) return
             const count = context.restarts[child] ?? 0
             const delay = restartDelayMs(context.supervisor, count)
@@ -114,8 +203,9 @@ export const agentMachine = setup({
     stopping: {
       entry: [
         { type: 'logShutdown', params: { phase: 'begin' } },
-        // Reverse start order: the things that depend on others go first.
+        // Sessions first (they use the others), then reverse start order.
         enqueueActions(({ context, enqueue }) => {
+          for (const sessionId of Object.keys(context.sessions)) enqueue(stopChild(sessionActorId(sessionId)))
           for (const child of [...context.children].reverse()) enqueue(stopChild(child))
         }),
       ],
@@ -144,6 +234,13 @@ export const agentMachine = setup({
     },
   },
 })
+
+function finishSession(context: AgentContext, sessionId: string): Record<string, AgentSessionPhase> {
+  const sessions = { ...context.sessions }
+  if (context.listedSessions.includes(sessionId)) sessions[sessionId] = 'finished'
+  else delete sessions[sessionId]
+  return sessions
+}
 
 function describeError(error: unknown): string {
   if (error instanceof Error) return `${(error as { code?: string }).code ?? error.name}: ${error.message}`

@@ -200,10 +200,15 @@ export const downlinkMachine = setup({
           exit: assign({ connectedTo: undefined }),
           invoke: { id: 'sseStream', src: 'sseStream' },
           on: {
+            // The server does not replay on connect what it pushed while no stream was open (a
+            // `command` or `sync` raised during an outage, a restart or before the first connect
+            // is gone), so every connect asks for one sync: it catches up on anything missed.
+            // During a cycle the request coalesces into the one follow-up.
             'downlink.sse.connected': {
               actions: [
                 assign({ connectedTo: ({ event }) => event.baseUrl }),
                 { type: 'log', params: ({ event }) => ({ level: 'debug' as const, msg: 'downlink SSE connected', data: { baseUrl: event.baseUrl } }) },
+                { type: 'requestSync', params: { source: 'sse' as const, reason: 'connected' } },
               ],
             },
             'downlink.sse.ended': {

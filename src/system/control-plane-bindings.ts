@@ -276,6 +276,7 @@ export function createControlPlanePart(options: {
     connectTimeoutMs: timing(config, 'sseConnectTimeoutMs'),
     maxLineBytes: timing(config, 'sseMaxLineBytes'),
     maxEventBytes: timing(config, 'sseMaxEventBytes'),
+    wakeHeldReconnectMs: timing(config, 'wakeHeldReconnectMs'),
   })
   const settings = controlPlaneSettingsFrom(config.testing)
   const logic = createControlPlaneLogic({

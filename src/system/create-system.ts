@@ -1,9 +1,9 @@
 import { createActor, fromPromise, toPromise, type Actor, type AnyActorLogic } from 'xstate'
 import type { Logger } from '../log.js'
-import { agentMachine, type AgentChildName } from '../machines/agent.machine.js'
+import { agentMachine, type AgentChildName, type AgentInput } from '../machines/agent.machine.js'
 import { InspectionHub } from './inspection.js'
 import { describeActorTree, type ActorNode } from './actor-tree.js'
-import { inspectionRingSize, shutdownDeadlineMs, childRestartBaseMs, childRestartMaxMs } from '../config/defaults.js'
+import { inspectionRingSize, shutdownDeadlineMs, childRestartBaseMs, childRestartMaxMs, readinessDeadlineMs } from '../config/defaults.js'
 import { ShutdownTimeoutError } from '../errors.js'
 
 // Starts the root `agent` actor (design.md "The actor tree"). This module knows nothing about
@@ -20,6 +20,14 @@ export interface SystemParts {
   children: { name: AgentChildName; logic: AnyActorLogic; input?: unknown }[]
   /** Closed in this order after every actor has stopped (flush state, free ports, end processes). */
   closers: Closer[]
+  /** Logic the root spawns on demand: `session` for each `session:<id>` (docs/sessions.md). */
+  spawnable?: { session?: AnyActorLogic }
+  /** Plain data every `session:<id>` is spawned with besides its StreamSession. */
+  sessionInput?: AgentInput['sessionInput']
+  /** A session actor crashed; the root has logged it and will not restart it. */
+  onSessionCrash?: (params: { sessionId: string; error: string }) => void
+  /** Given the root actor before it starts, for parts that send it events (`sessions.update`). */
+  attach?: (root: Actor<typeof agentMachine>) => void
 }
 
 export interface CreateSystemOptions {
@@ -59,6 +67,7 @@ export function createSystem(options: CreateSystemOptions): AgentSystem {
       pendingCloser = undefined
     }),
   }
+  if (options.parts.spawnable?.session) actors.session = options.parts.spawnable.session
   const childInputs: Record<string, unknown> = {}
   for (const child of children) {
     actors[child.name] = child.logic
@@ -70,6 +79,10 @@ export function createSystem(options: CreateSystemOptions): AgentSystem {
     actions: {
       logChildFailure: (_, params) => log.error(params, `${params.child} failed; restarting in ${params.restartInMs} ms`),
       logShutdown: (_, params) => log.info({ phase: params.phase }, params.phase === 'begin' ? 'shutting down' : 'stopped'),
+      reportSessionCrash: (_, params) => {
+        log.error(params, 'stream session actor crashed; reported failed, not restarted')
+        options.parts.onSessionCrash?.(params)
+      },
     },
   })
 
@@ -82,8 +95,10 @@ export function createSystem(options: CreateSystemOptions): AgentSystem {
       children: children.map((child) => child.name),
       childInputs,
       supervisor: options.supervisor ?? { childRestartBaseMs, childRestartMaxMs },
+      sessionInput: options.parts.sessionInput ?? { readinessDeadlineMs },
     },
   })
+  options.parts.attach?.(root)
   root.start()
 
   let shuttingDown: Promise<{ clean: boolean }> | undefined

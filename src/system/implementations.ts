@@ -7,6 +7,13 @@ import type { Control, StreamServerInfo, SyncAction, UpgradeOffer } from '../pro
 import { createControlPlanePart, type ControlSink, type SyncStateSource } from './control-plane-bindings.js'
 import { streamServerAddresses } from '../services/net/addresses.js'
 import { isContainer } from '../services/net/container.js'
+import { createTasksPart, type TasksPartOptions } from './tasks-part.js'
+import { createHlsPart } from './hls-part.js'
+// ---- sessions and stream server (issue 5, docs/sessions.md) ----
+import type { Actor } from 'xstate'
+import type { agentMachine } from '../machines/agent.machine.js'
+import { createSessionReportLedger, startSessionPart, type SessionPartOptions } from './session-bindings.js'
+// ---- end sessions and stream server ----
 
 // The one wiring module (after Tailscale's tsd): builds every service from the config and binds
 // it to the machine that uses it. Tests build parts of their own instead.
@@ -16,6 +23,10 @@ export interface SystemDeps {
   logger: Logger
   stateDir: StateDir
   agentId: string
+  /** Session and stream-server dependencies not built from the config (HLS engine, tests' loopback and CA). */
+  sessions?: Pick<SessionPartOptions, 'hlsEngine' | 'inProgress' | 'streamHost' | 'ca' | 'dispatcher'>
+  /** Torrent engine options not in the config (tests: no DHT/LSD, a loopback tracker). */
+  tasks?: Pick<TasksPartOptions, 'engine'>
 }
 
 export interface BuiltParts extends SystemParts {
@@ -33,10 +44,24 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   const streamServer = (): StreamServerInfo => streamServerAddresses({ port: config.stream.port })
   const notYetAvailable = new Set<string>()
 
+  // ---- sessions and stream server (issue 5, docs/sessions.md) ----
+  // The root exists only after these parts are built: `attach` hands it over before it starts.
+  let root: Actor<typeof agentMachine> | undefined
+  const sessionReports = createSessionReportLedger()
+  const signingSecret = () => config.server.signingSecret || registeredSecret
+  // ---- end sessions and stream server ----
+
+  // The sink below is called from inside the control plane's actions: an event sent to another
+  // actor from there would be processed in the middle of that action. Deferring to a microtask
+  // keeps each actor's step atomic and keeps the order of events.
+  const post = (deliver: () => void) => queueMicrotask(deliver)
+  const requestSync = (reason: string) => post(() => root?.system.get('controlPlane')?.send({ type: 'controlPlane.changed', reason }))
+  const tasks = createTasksPart({ config, logger, changed: requestSync, ...deps.tasks })
+
   const source: SyncStateSource = {
     collect: () => ({
-      tasks: [],
-      sessions: [],
+      tasks: tasks.reports(),
+      sessions: sessionReports.collect(),
       FunnelURL: '',
       VPNActive: false,
       VPNMode: 'off',
@@ -55,20 +80,31 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     log.warn(detail, `${what} is not available in this version of media-agent; acknowledged and ignored`)
   }
   const sink: ControlSink = {
-    applyAction: (action: SyncAction) => unavailable(action.type, { action: action.type }),
+    applyAction: (action: SyncAction) => {
+      post(() => tasks.apply(action))
+    },
     applyControl: (control: Control) => {
+      if (control.kind === 'pause_task' || control.kind === 'resume_task') return post(() => tasks.apply(control))
       switch (control.kind) {
         case 'set_downlink':
           // The control plane has already switched the running downlink.
           log.info({ mode: control.mode }, 'downlink mode set by the server')
           return
+        // ---- sessions (issue 5) ----
+        case 'stop_session':
+          post(() => root?.send({ type: 'session.stop', sessionId: control.sessionId }))
+          return
+        // ---- end sessions ----
         default:
           unavailable(control.kind, { control: control.kind })
       }
     },
+    // ---- sessions (issue 5): only an event; session start never blocks the sync (contract 4.3.7) ----
     streamSessions: (sessions) => {
-      if (sessions.length > 0) unavailable('stream sessions', { count: sessions.length })
+      sessionReports.syncSucceeded(sessions)
+      post(() => root?.send({ type: 'sessions.update', sessions }))
     },
+    // ---- end sessions ----
     upgrade: (requested, offer) => {
       if (requested && !upgradeRequested) unavailable('upgrade', { targetVersion: offer?.targetVersion })
       upgradeRequested = requested
@@ -93,16 +129,47 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     },
   })
 
+  // ---- sessions and stream server (issue 5) ----
+  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger })
+  const sessions = await startSessionPart({
+    config,
+    logger,
+    api: controlPlane.api,
+    ledger: sessionReports,
+    secret: signingSecret,
+    changed: requestSync,
+    inProgress: tasks.inProgressFile,
+    hlsEngine: hls.engine,
+    ...deps.sessions,
+  })
+  // ---- end sessions and stream server ----
+
   return {
-    children: [{ name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input }],
-    closers: [...controlPlane.closers],
-    signingSecret: () => config.server.signingSecret || registeredSecret,
+    children: [
+      { name: 'tasks', logic: tasks.logic, input: tasks.input },
+      { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
+    ],
+    // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
+    spawnable: { session: sessions.logic },
+    sessionInput: sessions.sessionInput,
+    onSessionCrash: ({ sessionId, error }) => {
+      sessions.release(sessionId)
+      sessionReports.crashed(sessionId, error)
+    },
+    attach: (agent) => {
+      root = agent
+      tasks.attach(() => agent.system.get('tasks'))
+    },
+    closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
+    // ---- end sessions and stream server ----
+    signingSecret,
     status: () => ({
-      activeTaskCount: 0,
-      tasks: [],
+      activeTaskCount: tasks.activeCount(),
+      tasks: tasks.reports(),
       server: config.server.baseUrl,
       registered: registeredSecret !== undefined,
       upgradeRequested,
+      streamServer: sessions.server.url,
       ...(lastUpgradeOffer ? { upgradeOffer: lastUpgradeOffer.targetVersion } : {}),
     }),
   }

@@ -3,7 +3,7 @@ import type { AgentConfig } from '../config/schema.js'
 import { openStateDir } from '../services/state/state-dir.js'
 import { startAdminServer, type AdminServer } from '../server/admin-server.js'
 import { createSystem, type AgentSystem } from './create-system.js'
-import { buildSystemParts } from './implementations.js'
+import { buildSystemParts, type SystemDeps } from './implementations.js'
 import { agentVersion } from '../version.js'
 
 // Brings a whole agent up from a validated config: state dir, services, the actor system, and
@@ -17,11 +17,12 @@ export interface RunningAgent {
   stop(): Promise<{ clean: boolean }>
 }
 
-export async function startAgent(config: AgentConfig, logger: Logger): Promise<RunningAgent> {
+/** `options.sessions`: dependencies the config does not give (the HLS engine; tests: loopback, CA). */
+export async function startAgent(config: AgentConfig, logger: Logger, options: Pick<SystemDeps, 'sessions' | 'tasks'> = {}): Promise<RunningAgent> {
   const stateDir = openStateDir(config.daemon.stateDir)
   const agentId = await stateDir.agentId()
   const startedAt = Date.now()
-  const parts = await buildSystemParts({ config, logger, stateDir, agentId })
+  const parts = await buildSystemParts({ config, logger, stateDir, agentId, ...options })
   const system = createSystem({ parts, logger })
 
   const adminToken = await stateDir.writeAdminToken()

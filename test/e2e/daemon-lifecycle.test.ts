@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { request } from 'undici'
@@ -58,6 +58,22 @@ describe('the daemon, run as a person would', () => {
     const status = await runCli(['status', '--config', agent.configPath])
     expect(status.code).toBe(3)
     expect(status.stdout).toMatch(/^active tasks: 0\ndaemon: not running/)
+  })
+
+  it('lists the tasks recorded in tasks.json while the daemon is down, as text and as JSON', async () => {
+    agent = await tempAgent({ baseUrl: 'http://127.0.0.1:9' })
+    const task = (id: string, state: string, progress: number) => ({ id, source: `magnet:?xt=urn:btih:${id.padEnd(40, '0')}`, infoHash: id.padEnd(40, '0'), name: `film ${id}`, state, size: 1000, downloaded: 1000 * progress, uploaded: 0, progress, files: [], addedAt: 1 })
+    await mkdir(agent.stateDir, { recursive: true })
+    await writeFile(join(agent.stateDir, 'tasks.json'), JSON.stringify({ version: 1, tasks: [task('a1', 'downloading', 0.5), task('b2', 'completed', 1)] }))
+    const text = await runCli(['status', '--config', agent.configPath])
+    const lines = text.stdout.trim().split('\n')
+    expect(lines[0]).toBe('active tasks: 1')
+    expect(lines[1]).toMatch(/^a1 .*50\.0%.*downloading.*film a1/)
+    expect(lines[2]).toMatch(/^b2 .*100\.0%.*completed.*film b2/)
+    expect(lines.at(-1)).toMatch(/^daemon: not running .*tasks read from tasks\.json$/)
+    const json = JSON.parse((await runCli(['status', '--json', '--config', agent.configPath])).stdout) as { running: boolean; activeTaskCount: number; tasks: unknown[] }
+    expect(json).toMatchObject({ running: false, activeTaskCount: 1 })
+    expect(json.tasks).toHaveLength(2)
   })
 
   it('stops before start-up on a wrong config value, naming the file, the key and what is expected', async () => {

@@ -59,6 +59,11 @@ export async function tempAgent(options: { baseUrl: string; accessToken?: string
     `dir = "${join(dir, 'downloads')}"`,
     '[downloads.hls_cache]',
     `dir = "${join(dir, 'hls')}"`,
+    // Tests reach loopback only: no DHT, LAN discovery or router port mapping.
+    '[downloads.torrent]',
+    'dht = false',
+    'lsd = false',
+    'nat_traversal = false',
     '[funnel]',
     'enabled = false',
     options.extra ?? '',

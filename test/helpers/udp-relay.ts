@@ -12,6 +12,8 @@ export interface UdpRelayOptions {
   /** Extra delay per datagram, uniformly in [min, max] ms; unequal delays reorder. */
   delayMs?: [number, number]
   seed?: number
+  /** Sees every datagram as it arrives (before loss and delay), e.g. to collect fuzz seeds. */
+  tap?: (data: Buffer, fromClient: boolean) => void
 }
 
 export interface UdpRelay {
@@ -79,9 +81,11 @@ export async function startUdpRelay(options: UdpRelayOptions): Promise<UdpRelay>
 
   front.on('message', (data, rinfo) => {
     client = { address: rinfo.address, port: rinfo.port }
+    options.tap?.(data, true)
     forward(back, data, options.target, true)
   })
   back.on('message', (data) => {
+    options.tap?.(data, false)
     if (client !== undefined) forward(front, data, client, false)
   })
   front.on('error', () => undefined)

@@ -187,12 +187,17 @@ describe('agent machine paths', () => {
     ]),
     { type: 'xstate.done.actor.shutdownServices' },
     { type: 'xstate.error.actor.shutdownServices', error: new Error('flush failed') },
+    // Stream sessions (docs/sessions.md; test/property/session-root.property.test.ts has more).
+    { type: 'sessions.update', sessions: [{ sessionId: 'a', PlayMethod: 'direct', quality: 'original', filePath: '/m.mp4' }] },
+    { type: 'sessions.update', sessions: [] },
+    { type: 'session.stop', sessionId: 'a' },
+    { type: 'xstate.done.actor.session:a' },
   ]
   // Restart counts grow without bound: a vertex only tells which children have failed.
   const paths = shortestPaths(agentMachine, {
     input,
     events,
-    serializeState: (snapshot) => JSON.stringify([snapshot.value, snapshot.status, Object.keys(snapshot.context.restarts).sort()]),
+    serializeState: (snapshot) => JSON.stringify([snapshot.value, snapshot.status, Object.keys(snapshot.context.restarts).sort(), snapshot.context.sessions, snapshot.context.listedSessions]),
   })
 
   it('cover every transition of the root machine', () => {

@@ -83,6 +83,21 @@ describe('HLS output rules (contract 4.3)', () => {
     expect(valueAfter(result.args, '-force_key_frames')).toBe('4,6,8,10')
   })
 
+  it.each([
+    // [wanted segment, warm-up segments, first written, -ss]
+    [10, 3, 7, '14'],
+    [2, 3, 0, undefined], // never before the start: a run from 0
+    [0, 3, 0, undefined],
+    [5, 1, 4, '8'],
+  ] as const)('a seek to segment %i with %i warm-up segments writes from %i (-ss %s)', (wanted, warmup, first, ss) => {
+    const result = buildHlsArgs({ ...base, durationSeconds: 30, startSegment: wanted, warmupSegments: warmup })
+    expect(result.firstWrittenSegment).toBe(first)
+    expect(valueAfter(result.args, '-start_number')).toBe(String(first))
+    expect(valueAfter(result.args, '-ss')).toBe(ss)
+    // -start_at_zero: a source that does not start at 0 is cut on the same timeline as a run from 0.
+    if (ss !== undefined) expect(result.args.slice(result.args.indexOf('-i'), result.args.indexOf('-i') + 4)).toEqual(['-i', base.source, '-copyts', '-start_at_zero'])
+  })
+
   it('maps the chosen audio track, and no audio at all for a silent source', () => {
     expect(valueAfter(argsOf({ audioIndex: 1 }), '-map', )).toBe('0:v:0')
     expect(argsOf({ audioIndex: 1 })).toContain('0:a:1?')

@@ -6,22 +6,26 @@ import { adminClient } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { tasksFileName } from '../../config/defaults.js'
 import { isAgentError } from '../../errors.js'
+import { formatTaskLines } from '../../services/torrent/format.js'
+import { parseTasksFile } from '../../services/torrent/tasks-store.js'
+import type { TaskReport, TaskState } from '../../protocol/wire.js'
 
 interface StatusReply {
   version: string
   agentId: string
   uptimeSeconds: number
   activeTaskCount: number
-  tasks?: { name?: string; state?: string; progress?: number }[]
+  tasks?: TaskReport[]
 }
 
-const activeStates = new Set(['queued', 'fetching_metadata', 'downloading', 'seeding'])
+// The states in which a task still does something (downloads, verifies or seeds).
+const activeStates = new Set<TaskState>(['queued', 'fetching_metadata', 'downloading', 'seeding'])
 
 export class StatusCommand extends AgentCommand {
   static override paths = [['status']]
   static override usage = Command.Usage({
-    description: 'Show the active task count and the state of the running daemon.',
-    details: 'Asks the running daemon through its admin listener. With no daemon running it says so and reads tasks.json from the state dir when there is one.',
+    description: 'Show the active task count, then each download task and the state of the daemon.',
+    details: 'Asks the running daemon through its admin listener. With no daemon running it says so (exit code 3) and reads tasks.json from the state dir when there is one.',
     examples: [['Human-readable', '$0 status'], ['For scripts', '$0 status --json']],
   })
 
@@ -31,33 +35,58 @@ export class StatusCommand extends AgentCommand {
     const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
     if (typeof loaded === 'number') return loaded
     const { config } = loaded
+    const out = (line: string) => this.context.stdout.write(`${line}\n`)
     try {
       const status = await adminClient(config).get<StatusReply>('/api/status')
-      if (this.json) this.context.stdout.write(`${JSON.stringify({ running: true, ...status })}\n`)
-      else {
-        this.context.stdout.write(`active tasks: ${status.activeTaskCount}\n`)
-        this.context.stdout.write(`daemon: running (version ${status.version}, up ${status.uptimeSeconds} s, agent ${status.agentId})\n`)
+      if (this.json) {
+        out(JSON.stringify({ running: true, ...status }))
+        return 0
       }
+      out(`active tasks: ${status.activeTaskCount}`)
+      for (const line of formatTaskLines(status.tasks ?? [])) out(line)
+      out(`daemon: running (version ${status.version}, up ${status.uptimeSeconds} s, agent ${status.agentId})`)
       return 0
     } catch (error) {
       if (!isAgentError(error) || error.code !== 'MA_ERR_DAEMON_NOT_RUNNING') throw error
       const tasks = await readTasksFile(join(config.daemon.stateDir, tasksFileName))
-      const active = tasks?.filter((task) => activeStates.has(String(task.state))).length ?? 0
-      if (this.json) this.context.stdout.write(`${JSON.stringify({ running: false, activeTaskCount: active, tasks: tasks ?? [] })}\n`)
-      else {
-        this.context.stdout.write(`active tasks: ${active}\n`)
-        this.context.stdout.write(`daemon: not running (${error.message})${tasks ? '; counts read from tasks.json' : ''}\n`)
+      const active = tasks?.filter((task) => activeStates.has(task.state)).length ?? 0
+      if (this.json) {
+        out(JSON.stringify({ running: false, activeTaskCount: active, tasks: tasks ?? [] }))
+        return 3
       }
+      out(`active tasks: ${active}`)
+      if (tasks) for (const line of formatTaskLines(tasks)) out(line)
+      out(`daemon: not running (${error.message})${tasks ? '; tasks read from tasks.json' : ''}`)
       return 3 // like `systemctl status`: not running
     }
   }
 }
 
-async function readTasksFile(path: string): Promise<{ state?: unknown }[] | undefined> {
+/** Tasks as tasks.json last recorded them; nothing moves while the daemon is down. */
+async function readTasksFile(path: string): Promise<TaskReport[] | undefined> {
+  let text: string
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as unknown
-    const tasks = Array.isArray(parsed) ? parsed : (parsed as { tasks?: unknown }).tasks
-    return Array.isArray(tasks) ? (tasks as { state?: unknown }[]) : undefined
+    text = await readFile(path, 'utf8')
+  } catch {
+    return undefined
+  }
+  try {
+    return parseTasksFile(text).map((record) => ({
+      id: record.id,
+      infoHash: record.infoHash,
+      name: record.name,
+      state: record.state,
+      progress: record.progress,
+      size: record.size,
+      downloaded: record.downloaded,
+      uploaded: record.uploaded,
+      downloadSpeed: 0,
+      uploadSpeed: 0,
+      peers: 0,
+      etaSeconds: null,
+      files: record.files,
+      ...(record.error ? { error: record.error } : {}),
+    }))
   } catch {
     return undefined
   }

@@ -25,6 +25,8 @@ export interface HlsArgsInput {
   outputDir: string
   /** First segment this run writes (0 from the start; N on a seek-restart). */
   startSegment?: number
+  /** Segments encoded and discarded before `startSegment` on a seek-restart (docs/hls.md "Seeking"). */
+  warmupSegments?: number
   segmentSeconds?: number
 }
 
@@ -43,10 +45,12 @@ export function isUrlSource(source: string): boolean {
 
 export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   const segmentSeconds = input.segmentSeconds ?? hlsSegmentSeconds
-  // A seek-restart begins one segment early (the warm-up segment is discarded by the caller),
-  // so the encoder's first real output is not its very first frames.
+  // A seek-restart begins `warmupSegments` early (the warm-up segments are discarded by the
+  // caller): x264's one-pass rate control carries history across an IDR (the I-frame QP follows
+  // a decaying average of past P-frame QPs), so a run's first segments differ from a run from 0;
+  // after about 150 frames of the same input they converge (measured: docs/hls.md).
   const wanted = input.startSegment ?? 0
-  const startSegment = Math.max(0, wanted - 1)
+  const startSegment = wanted === 0 ? 0 : Math.max(0, wanted - Math.max(1, input.warmupSegments ?? 1))
   const startSeconds = startSegment * segmentSeconds
   const geometry = outputGeometry(input.quality, input.sourceGeometry)
   const encoder = encoderProfile(input.encoder)
@@ -63,7 +67,9 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   // uniform 2 s segments, identical init.mp4).
   if (startSeconds > 0) args.push('-ss', formatSeconds(startSeconds))
   args.push('-i', input.source)
-  if (startSeconds > 0) args.push('-copyts')
+  // -start_at_zero: the timeline of a run from 0 (which subtracts the source's start time), so
+  // the absolute keyframe list cuts at the same boundaries for sources that do not start at 0.
+  if (startSeconds > 0) args.push('-copyts', '-start_at_zero')
 
   args.push('-map', '0:v:0')
   if (input.hasAudio) args.push('-map', `0:a:${input.audioIndex}?`)

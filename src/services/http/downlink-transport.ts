@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici'
-import { sseConnectTimeoutMs } from '../../config/defaults.js'
+import { sseConnectTimeoutMs, wakeHeldReconnectMs } from '../../config/defaults.js'
 import { AgentError, ServerResponseError, SseLimitError } from '../../errors.js'
 import type { Logger } from '../../log.js'
 import { apiPaths, type WakeSignal } from '../../protocol/wire.js'
@@ -25,7 +25,11 @@ export interface SseStreamHandlers {
 export interface WakeHandlers {
   /** `200 {"reason"}`: the server wants a sync now. */
   onWake(signal: WakeSignal): void
-  /** `204`: the server ended the hold without a wake. */
+  /**
+   * `204`: the server ended the hold without a wake. Also a hold of at least
+   * `wakeHeldReconnectMs` that then ended in 502/503/504 or a cut socket: a proxy's read timeout
+   * (nginx answers 504 after `proxy_read_timeout`, 60 s by default), not a server refusing.
+   */
   onEnded(): void
   onFailed(error: AgentError): void
 }
@@ -49,7 +53,14 @@ export interface DownlinkTransportOptions extends ServerEndpoint {
   connectTimeoutMs?: number
   maxLineBytes?: number
   maxEventBytes?: number
+  /** See `WakeHandlers.onEnded`. */
+  wakeHeldReconnectMs?: number
+  /** Monotonic milliseconds, for how long a wake was held. */
+  now?: () => number
 }
+
+/** What a proxy answers when its upstream read timed out or went away. */
+const gatewayStatuses: ReadonlySet<number> = new Set([502, 503, 504])
 
 export function createDownlinkTransport(options: DownlinkTransportOptions): DownlinkTransport {
   return new UndiciDownlinkTransport(options)
@@ -157,6 +168,18 @@ class UndiciDownlinkTransport implements DownlinkTransport {
     const controller = new AbortController()
     let closed = false
     const endpoint: ServerEndpoint = this.#options
+    const now = this.#options.now ?? (() => performance.now())
+    const heldReconnectMs = this.#options.wakeHeldReconnectMs ?? wakeHeldReconnectMs
+    const startedAt = now()
+    // A long hold that a proxy then cut is the normal end of a hold behind that proxy: reported
+    // as ended (reconnect at once) so the retry backoff does not grow by one step per timeout.
+    const endedByProxy = (why: Record<string, unknown>): boolean => {
+      const heldMs = Math.round(now() - startedAt)
+      if (heldMs < heldReconnectMs) return false
+      this.#log.debug({ ...why, heldMs }, 'wake hold cut after a long hold (a proxy timeout); reconnecting at once')
+      handlers.onEnded()
+      return true
+    }
     const run = async (): Promise<void> => {
       let response: Dispatcher.ResponseData
       try {
@@ -170,19 +193,22 @@ class UndiciDownlinkTransport implements DownlinkTransport {
           bodyTimeout: 0,
         })
       } catch (error) {
-        if (!closed) handlers.onFailed(transportError(endpoint, 'wake', error))
+        if (!closed && !endedByProxy({ err: error })) handlers.onFailed(transportError(endpoint, 'wake', error))
         return
       }
       let text: string
       try {
         text = await response.body.text()
       } catch (error) {
-        if (!closed) handlers.onFailed(transportError(endpoint, 'wake', error))
+        if (!closed && !endedByProxy({ err: error })) handlers.onFailed(transportError(endpoint, 'wake', error))
         return
       }
       if (closed) return
       if (response.statusCode === 204) return handlers.onEnded()
-      if (response.statusCode !== 200) return handlers.onFailed(statusError(endpoint, 'wake', response.statusCode, text))
+      if (response.statusCode !== 200) {
+        if (gatewayStatuses.has(response.statusCode) && endedByProxy({ status: response.statusCode })) return
+        return handlers.onFailed(statusError(endpoint, 'wake', response.statusCode, text))
+      }
       handlers.onWake({ reason: wakeReason(text) })
     }
     void run().catch((error: unknown) => {

@@ -75,6 +75,13 @@ export interface NetStackStats {
   udpDroppedNoSocket: number
   receiveErrors: number
   sendErrors: number
+  /** Segments sent again (fast retransmit, partial ACKs, SACK holes, timeouts). */
+  tcpSegmentsRetransmitted: number
+  tcpFastRetransmits: number
+  /** Fast retransmits that reordering caused, found by the ACK timing and undone. */
+  tcpSpuriousRetransmits: number
+  tcpTimeouts: number
+  tcpSackRecoveries: number
   tcpConnections: number
   udpSockets: number
 }
@@ -127,6 +134,7 @@ export function createNetStack(options: NetStackOptions): NetStack {
     ipReceived: 0, ipSent: 0, ipDroppedMalformed: 0, ipDroppedChecksum: 0, ipDroppedFragment: 0, ipDroppedNotForUs: 0,
     ipDroppedProtocol: 0, icmpEchoReplied: 0, tcpDroppedMalformed: 0, tcpResetsSent: 0, udpDroppedMalformed: 0,
     udpDroppedNoSocket: 0, receiveErrors: 0, sendErrors: 0,
+    tcpSegmentsRetransmitted: 0, tcpSpuriousRetransmits: 0, tcpFastRetransmits: 0, tcpTimeouts: 0, tcpSackRecoveries: 0,
   }
   const connections = new Map<string, { conn: TcpConnection; socket?: TcpSocket }>()
   interface ListenerEntry { port: number; onConnection: (socket: TcpSocket) => void; embryonic: number; closed: boolean; allowHalfOpen: boolean }
@@ -223,7 +231,7 @@ export function createNetStack(options: NetStackOptions): NetStack {
         }
         let timedOut = false
         const entry = track(remote, key(remote, port, localPort), connectOptions.allowHalfOpen ?? false, (handler) => TcpConnection.connect({
-          endpoint: { localPort, remotePort: port }, clock, random, mss, settings, handler, output: (segment) => sendTcp(remote, segment),
+          endpoint: { localPort, remotePort: port }, clock, random, mss, settings, handler, counters, output: (segment) => sendTcp(remote, segment),
         }), {
           established(e) {
             cleanup()
@@ -275,7 +283,7 @@ export function createNetStack(options: NetStackOptions): NetStack {
       counted = false
     }
     track(src, key(src, segment.srcPort, segment.dstPort), listener.allowHalfOpen, (handler) => TcpConnection.accept({
-      endpoint: { localPort: segment.dstPort, remotePort: segment.srcPort }, clock, random, mss, settings, handler,
+      endpoint: { localPort: segment.dstPort, remotePort: segment.srcPort }, clock, random, mss, settings, handler, counters,
       output: (out) => sendTcp(src, out),
     }, segment), {
       established(entry) {

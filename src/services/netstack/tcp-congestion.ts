@@ -30,6 +30,11 @@ export interface CongestionControl {
   onAck(event: AckEvent): CongestionAction
   onDupAck(event: DupAckEvent): CongestionAction
   onTimeout(event: { flight: number; sndMax: number }): void
+  /**
+   * The last fast retransmit was spurious (the original arrived, reordered): restore the window
+   * from before it and leave recovery (RFC 3522/4015 response). Optional.
+   */
+  undo?(prior: { cwnd: number; ssthresh: number; ack: number }): void
 }
 
 export type CongestionControlFactory = (init: { mss: number; iss: number }) => CongestionControl
@@ -98,6 +103,13 @@ export class NewReno implements CongestionControl {
       return 'retransmit'
     }
     return 'none'
+  }
+
+  undo(prior: { cwnd: number; ssthresh: number; ack: number }): void {
+    this.cwnd = Math.max(this.cwnd, prior.cwnd)
+    this.ssthresh = Math.max(this.ssthresh, prior.ssthresh)
+    this.inRecovery = false
+    this.#recover = (prior.ack - 1) >>> 0 // a new loss after this may start a recovery at once
   }
 
   onTimeout(event: { flight: number; sndMax: number }): void {

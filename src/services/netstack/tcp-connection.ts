@@ -13,16 +13,19 @@
 // - receiver and sender silly-window avoidance: RFC 1122 4.2.3.3, 4.2.3.4
 // - RTO, backoff, Karn: RFC 6298; congestion control behind CongestionControl (NewReno, RFC 5681
 //   and RFC 6582); zero-window probes on a persist timer: RFC 9293 3.8.6.1
+// - SACK-based loss recovery with a scoreboard of the peer's blocks: RFC 6675; spurious fast
+//   retransmits (reordering) detected by ACK timing and undone: RFC 3522 / RFC 4015 in spirit
 import type { AgentError } from '../../errors.js'
 import { TcpConnectionRefusedError, TcpConnectionResetError, TcpTimeoutError } from '../../errors.js'
 import type { NetClock, RandomUint32 } from './clock.js'
 import { ByteQueue } from './byte-queue.js'
 import type { CongestionControl, CongestionControlFactory } from './tcp-congestion.js'
 import { Reassembler } from './tcp-reassembly.js'
+import { SackScoreboard } from './tcp-sack-scoreboard.js'
 import { RttEstimator } from './tcp-rtt.js'
 import type { TcpOptions, TcpSegment } from './tcp-segment.js'
 import { TCP_ACK, TCP_FIN, TCP_PSH, TCP_RST, TCP_SYN, segmentLength } from './tcp-segment.js'
-import { seqAdd, seqDiff, seqGe, seqGt, seqInRange, seqLe, seqLt, seqMax } from './seq.js'
+import { seqAdd, seqDiff, seqGe, seqGt, seqInRange, seqLe, seqLt, seqMax, seqMin } from './seq.js'
 
 export type TcpState =
   | 'CLOSED' | 'LISTEN' | 'SYN_SENT' | 'SYN_RECEIVED' | 'ESTABLISHED' | 'FIN_WAIT_1' | 'FIN_WAIT_2'
@@ -42,6 +45,13 @@ export interface TcpSettings {
   /** Peer MSS assumed when its SYN carries none (RFC 9293 3.7.1). */
   defaultMss: number
   congestionControl: CongestionControlFactory
+  /**
+   * Defers the every-second-segment ACK to the end of the current receive batch (the tunnel
+   * passes a setImmediate-based batcher, so one ACK answers every segment read from the socket in
+   * one event-loop turn, as GRO does for Linux). Undefined: that ACK goes out at once. Immediate
+   * ACKs (out of order, holes, FIN, window updates) are never deferred.
+   */
+  deferAck?: (flush: () => void) => void
 }
 
 export interface TcpEndpoint {
@@ -60,6 +70,16 @@ export interface TcpConnectionHandler {
   stateChange?(from: TcpState, to: TcpState): void
 }
 
+/** Loss-recovery counters, summed over connections by the stack (NetStackStats). */
+export interface TcpCounters {
+  tcpSegmentsRetransmitted: number
+  /** Fast retransmits found spurious (reordering) and undone. */
+  tcpSpuriousRetransmits: number
+  tcpFastRetransmits: number
+  tcpTimeouts: number
+  tcpSackRecoveries: number
+}
+
 export interface TcpConnectionInit {
   endpoint: TcpEndpoint
   clock: NetClock
@@ -69,6 +89,7 @@ export interface TcpConnectionInit {
   settings: TcpSettings
   output(segment: TcpSegment): void
   handler?: TcpConnectionHandler
+  counters?: TcpCounters
 }
 
 const MAX_SACK_BLOCKS = 4 // 4 + 8n <= 40 option bytes without timestamps
@@ -103,6 +124,7 @@ export class TcpConnection {
   readonly #settings: TcpSettings
   readonly #mss: number
   readonly #output: (segment: TcpSegment) => void
+  readonly #counters: TcpCounters
   readonly #sendQueue = new ByteQueue()
   #sendQueueSeq = 0
   #finQueued = false
@@ -120,6 +142,16 @@ export class TcpConnection {
   #unansweredProbes = 0
   #pendingAckSegments = 0
   #ackNow = false
+  #ackDeferred = false
+  /** What the peer SACKed above SND.UNA, and how far this recovery has resent holes (RFC 6675 HighRxt). */
+  readonly #scoreboard = new SackScoreboard()
+  #highRxt = 0
+  /** This recovery began with SACK information: the scoreboard, not NewReno, decides what to resend. */
+  #sackInRecovery = false
+  /** Duplicate ACKs that start a fast retransmit: 3, raised when reordering fooled us (like Linux's tcp_reordering). */
+  #dupThresh = DUPTHRESH_MIN
+  /** The fast retransmit in progress, to tell a spurious one by how soon its ACK comes back. */
+  #fastRetransmit: { seq: number; recover: number; at: number; cwnd: number; ssthresh: number; degree: number; resent: number } | undefined
   #inInput = false
   #deferred = 0
   #synTimed = false
@@ -137,6 +169,7 @@ export class TcpConnection {
     this.#mss = init.mss
     this.sendMss = Math.min(init.mss, init.settings.defaultMss)
     this.#output = init.output
+    this.#counters = init.counters ?? { tcpSegmentsRetransmitted: 0, tcpSpuriousRetransmits: 0, tcpFastRetransmits: 0, tcpTimeouts: 0, tcpSackRecoveries: 0 }
     this.rtt = new RttEstimator(init.settings)
     let shift = 0
     while (shift < 14 && init.settings.receiveBufferBytes >> shift > 0xffff) shift++
@@ -366,6 +399,9 @@ export class TcpConnection {
     }
     this.#unansweredProbes = 0
     const window = seg.window << this.sndWscale
+    if (this.sackPermitted && seg.options.sack && seqGt(this.sndMax, this.sndUna)) {
+      this.#scoreboard.update(seg.options.sack, seqMax(seg.ack, this.sndUna), this.sndMax)
+    }
     if (seqGt(seg.ack, this.sndUna)) {
       this.#onNewAck(seg.ack)
     } else if (
@@ -416,8 +452,15 @@ export class TcpConnection {
         this.#ackNow = true
       } else {
         this.#pendingAckSegments++
-        if (this.#pendingAckSegments >= 2) this.#ackNow = true
-        else this.#armDelayedAck()
+        if (this.#pendingAckSegments < 2) this.#armDelayedAck()
+        else if (this.#settings.deferAck === undefined) this.#ackNow = true
+        else if (!this.#ackDeferred) {
+          this.#ackDeferred = true
+          this.#settings.deferAck(() => {
+            this.#ackDeferred = false
+            if (this.#pendingAckSegments > 0 && this.state !== 'CLOSED') this.#sendAck()
+          })
+        }
       }
       if (delivered.length > 0) this.#notify(EV_READABLE)
     }
@@ -444,9 +487,14 @@ export class TcpConnection {
     this.#ackAdvance(ack)
     this.#retransmits = 0
     this.dupAcks = 0
+    this.#checkSpurious(ack)
     if (this.cc && acked > 0) {
       const action = this.cc.onAck({ acked, ack, flightBefore: Math.max(flightBefore, acked), sndMax: this.sndMax })
-      if (action === 'retransmit' && this.sndUna !== this.sndMax) this.#retransmitAt(this.sndUna)
+      if (action === 'retransmit' && this.sndUna !== this.sndMax) {
+        // NewReno resends SND.UNA on a partial ACK. With a scoreboard, #trySend resends holes
+        // only once the SACKs mark them lost: under reordering SND.UNA is usually still in flight.
+        if (!this.#sackRecovery()) this.#highRxt = seqAdd(this.sndUna, this.#retransmitAt(this.sndUna))
+      }
     }
     if (this.sndUna === this.sndMax) this.#stopRto()
     else this.#restartRto()
@@ -462,6 +510,7 @@ export class TcpConnection {
       this.#sendQueueSeq = seqAdd(this.#sendQueueSeq, dataAcked)
     }
     this.sndUna = ack
+    this.#scoreboard.prune(ack)
     if (seqLt(this.sndNxt, ack)) this.sndNxt = ack
     if (seqLt(this.sndMax, ack)) this.sndMax = ack
     if (this.#probeEnd !== undefined && seqGe(ack, this.#probeEnd)) this.#probeEnd = undefined
@@ -474,8 +523,22 @@ export class TcpConnection {
   #onDupAck(ack: number): void {
     this.dupAcks++
     if (!this.cc) return
-    const action = this.cc.onDupAck({ dupAcks: this.dupAcks, ack, flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
-    if (action === 'retransmit') this.#retransmitAt(this.sndUna)
+    // The controller counts to 3; a raised threshold is mapped onto that count.
+    const extra = this.#dupThresh - DUPTHRESH_MIN
+    const dupAcks = this.dupAcks <= extra ? Math.min(this.dupAcks, DUPTHRESH_MIN - 1) : this.dupAcks - extra
+    const prior = { cwnd: this.cc.cwnd, ssthresh: this.cc.ssthresh, inRecovery: this.cc.inRecovery }
+    const action = this.cc.onDupAck({ dupAcks, ack, flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
+    // Only with SACK information: which bytes the peer already holds tells a lone hole apart.
+    if (action === 'retransmit' && !prior.inRecovery && this.#scoreboard.highest !== undefined) {
+      const degree = Math.max(this.dupAcks, Math.ceil(this.#scoreboard.sackedBytes / this.sendMss))
+      this.#fastRetransmit = { seq: this.sndUna, recover: this.#scoreboard.highest, at: this.#clock.now(), cwnd: prior.cwnd, ssthresh: prior.ssthresh, degree, resent: 0 }
+    }
+    if (action === 'retransmit') {
+      this.#counters.tcpFastRetransmits++
+      this.#sackInRecovery = this.sackPermitted && !this.#scoreboard.empty
+      if (this.#sackInRecovery) this.#counters.tcpSackRecoveries++
+      this.#highRxt = seqAdd(this.sndUna, this.#retransmitAt(this.sndUna))
+    }
   }
 
   // ---- sending --------------------------------------------------------------------------------
@@ -535,6 +598,11 @@ export class TcpConnection {
     const s = this.state
     if (s !== 'ESTABLISHED' && s !== 'CLOSE_WAIT' && s !== 'FIN_WAIT_1' && s !== 'LAST_ACK' && s !== 'CLOSING') return
     const cc = this.cc!
+    if (this.#sackRecovery()) {
+      this.#sackSend()
+      this.#maybeArmPersist()
+      return
+    }
     for (;;) {
       const offset = seqDiff(this.sndNxt, this.#sendQueueSeq)
       const unsent = this.#sendQueue.length - offset
@@ -572,6 +640,8 @@ export class TcpConnection {
     if (len > 0 && endsQueue) flags |= TCP_PSH
     this.#emit({ seq, ack: this.rcvNxt, flags, payload })
     if (seqLt(seq, this.sndMax)) {
+      this.#counters.tcpSegmentsRetransmitted++
+      if (this.#fastRetransmit) this.#fastRetransmit.resent++
       // Karn: a retransmission invalidates the sample in progress.
       if (this.#rttTiming && seqLt(seq, this.#rttTiming.seq)) this.#rttTiming = undefined
     } else if (!this.#rttTiming && len > 0) {
@@ -581,21 +651,85 @@ export class TcpConnection {
   }
 
   /** One segment at `seq` (fast retransmit, partial ACK, lost SYN-ACK), SND.NXT unchanged. */
-  #retransmitAt(seq: number): void {
+  #retransmitAt(seq: number): number {
     if (this.state === 'SYN_RECEIVED' || this.state === 'SYN_SENT') {
       if (this.#rttTiming) this.#rttTiming = undefined
       const saved = this.sndNxt
       this.sndNxt = this.iss
       this.#sendSyn()
       this.sndNxt = saved
-      return
+      return 0
     }
     const offset = seqDiff(seq, this.#sendQueueSeq)
     const left = this.#sendQueue.length - offset
     const len = Math.max(0, Math.min(left, this.sendMss))
     const fin = this.#finSent && len === left && seqLe(seqAdd(seq, len), this.#finSeq)
-    if (len === 0 && !fin) return
+    if (len === 0 && !fin) return 0
     this.#sendData(seq, len, fin)
+    return len + (fin ? 1 : 0)
+  }
+
+  /**
+   * Eifel-style detection without timestamps (RFC 3522 idea, RFC 4015 response): a resent
+   * segment cannot be acknowledged sooner than one round trip after the resend, so an ACK for it
+   * within half the smoothed RTT acknowledges the original, which was only reordered. Only
+   * when that one segment was resent and the ACK covers everything SACKed at the resend (a lone
+   * hole that filled itself): then the window reduction is undone and the duplicate-ACK
+   * threshold grows to the reordering seen.
+   */
+  #checkSpurious(ack: number): void {
+    const fr = this.#fastRetransmit
+    if (fr === undefined || !seqGt(ack, fr.seq)) return
+    this.#fastRetransmit = undefined
+    const srtt = this.rtt.srttMs
+    if (srtt === undefined || this.#clock.now() - fr.at >= srtt / 2 || fr.resent > 1 || seqLt(ack, fr.recover)) return
+    this.#counters.tcpSpuriousRetransmits++
+    this.#dupThresh = Math.min(DUPTHRESH_MAX, Math.max(this.#dupThresh, fr.degree + 1))
+    this.cc?.undo?.({ cwnd: fr.cwnd, ssthresh: fr.ssthresh, ack })
+  }
+
+  /** Loss recovery driven by the scoreboard: the peer SACKs and no timeout rewound SND.NXT. */
+  #sackRecovery(): boolean {
+    if (this.cc === undefined || !this.cc.inRecovery) this.#sackInRecovery = false
+    return this.#sackInRecovery && this.sndNxt === this.sndMax
+  }
+
+  /**
+   * RFC 6675 5 (NextSeg / SetPipe): an un-SACKed byte is lost once DupThresh segments' worth of
+   * data is SACKed above it (the threshold grows with reordering, see #checkSpurious); pipe =
+   * bytes in flight - SACKed - lost and not yet resent. While pipe leaves a segment of room in
+   * cwnd (= ssthresh during recovery), resend the next lost hole, else send new data.
+   */
+  #sackSend(): void {
+    const cc = this.cc!
+    const board = this.#scoreboard
+    if (seqLt(this.#highRxt, this.sndUna)) this.#highRxt = this.sndUna
+    const lossPoint = board.lossPoint(this.#dupThresh * this.sendMss)
+    const lostNotResent = lossPoint !== undefined && seqLt(this.#highRxt, lossPoint) ? board.unsackedIn(this.#highRxt, lossPoint) : 0
+    let pipe = seqDiff(this.sndMax, this.sndUna) - board.sackedBytes - lostNotResent
+    const cwnd = Math.max(cc.ssthresh, this.sendMss)
+    while (pipe + this.sendMss <= cwnd) {
+      const hole = lossPoint === undefined ? undefined : board.nextHole(this.#highRxt, this.sndUna)
+      if (hole !== undefined && seqLt(hole[0], lossPoint!)) {
+        const len = Math.min(this.sendMss, seqDiff(seqMin(hole[1], lossPoint!), hole[0]))
+        this.#sendData(hole[0], len, false)
+        this.#highRxt = seqAdd(hole[0], len)
+        pipe += len
+        continue
+      }
+      const offset = seqDiff(this.sndNxt, this.#sendQueueSeq)
+      const unsent = this.#sendQueue.length - offset
+      const wantFin = this.#finQueued && seqLe(this.sndNxt, this.#finSeq)
+      const len = Math.max(0, Math.min(unsent, this.sendMss, this.sndWnd - seqDiff(this.sndNxt, this.sndUna)))
+      if (len < this.sendMss && len < unsent) break // window-limited: wait for a full segment
+      const fin = wantFin && len === unsent
+      if (len === 0 && !fin) break
+      this.#sendData(this.sndNxt, len, fin)
+      this.sndNxt = seqAdd(this.sndNxt, len + (fin ? 1 : 0))
+      this.sndMax = this.sndNxt
+      pipe += len
+      if (fin) break
+    }
   }
 
   /** A pure ACK carries SND.MAX, not SND.NXT: after a timeout rewinds SND.NXT the peer may hold
@@ -717,6 +851,10 @@ export class TcpConnection {
       this.#restartRto()
       return
     }
+    this.#counters.tcpTimeouts++
+    this.#scoreboard.clear()
+    this.#fastRetransmit = undefined
+    this.#sackInRecovery = false
     this.cc?.onTimeout({ flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
     // Go back to SND.UNA; the loss window lets exactly one segment out (RFC 5681 3.1).
     this.sndNxt = this.sndUna
@@ -806,6 +944,8 @@ export class TcpConnection {
 }
 
 const EMPTY = new Uint8Array(0)
+const DUPTHRESH_MIN = 3 // RFC 5681
+const DUPTHRESH_MAX = 64
 const EV_ESTABLISHED = 1
 const EV_READABLE = 2
 const EV_WRITABLE = 4

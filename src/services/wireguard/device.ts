@@ -168,24 +168,52 @@ type Handshake =
   | { state: 'none' }
   | { state: 'initiation-sent'; localIndex: number; ephemeral: StaticKey; symmetric: SymmetricState }
 
+/**
+ * A re-armable timer (wireguard-go's mod_timer/del_timer). The data path re-arms some timers on
+ * every packet, so the underlying clock timer is lazy: moving the deadline later keeps the armed
+ * clock timer, which re-arms itself for the remainder when it fires early; del() only disarms.
+ * Clock timers are created only when the deadline moves earlier than the one already armed.
+ */
 class Timer {
   private handle: TimerHandle = undefined
+  /** When the armed clock timer fires (undefined: none armed). */
+  private firesAt: number | undefined
+  private deadline = 0
   private armed = false
   constructor(private readonly clock: WgClock, private readonly fire: () => void) {}
   get pending(): boolean {
     return this.armed
   }
   mod(delayMs: number): void {
-    this.del()
+    const now = this.clock.now()
+    this.deadline = now + Math.max(0, delayMs)
     this.armed = true
+    if (this.firesAt !== undefined && this.firesAt <= this.deadline) return
+    this.arm(this.deadline - now)
+  }
+  del(): void {
+    this.armed = false
+  }
+  /** Also cancels the clock timer (device close: nothing may stay scheduled). */
+  stop(): void {
+    this.armed = false
+    if (this.firesAt !== undefined) this.clock.clearTimeout(this.handle)
+    this.firesAt = undefined
+  }
+  private arm(delayMs: number): void {
+    if (this.firesAt !== undefined) this.clock.clearTimeout(this.handle)
+    this.firesAt = this.clock.now() + delayMs
     this.handle = this.clock.setTimeout(() => {
+      this.firesAt = undefined
+      if (!this.armed) return
+      const left = this.deadline - this.clock.now()
+      if (left > 0) {
+        this.arm(left)
+        return
+      }
       this.armed = false
       this.fire()
     }, delayMs)
-  }
-  del(): void {
-    if (this.armed) this.clock.clearTimeout(this.handle)
-    this.armed = false
   }
 }
 
@@ -242,11 +270,11 @@ class Peer {
   }
 
   stopTimers(): void {
-    this.retransmitHandshake.del()
-    this.sendKeepalive.del()
-    this.newHandshake.del()
-    this.zeroKeyMaterial.del()
-    this.persistentKeepalive.del()
+    this.retransmitHandshake.stop()
+    this.sendKeepalive.stop()
+    this.newHandshake.stop()
+    this.zeroKeyMaterial.stop()
+    this.persistentKeepalive.stop()
   }
 }
 
@@ -376,9 +404,18 @@ export function createWireGuardDevice(options: WireGuardDeviceOptions): WireGuar
 
   // ---- timers (whitepaper section 6; wireguard-go timers.go) ----------------------------------
 
+  // Jitter is drawn on every data packet sent after one was received: from a pool, not a
+  // randomBytes call per packet.
+  let jitterPool: Uint8Array = new Uint8Array(0)
+  let jitterAt = 0
   const jitter = (): number => {
-    const bytes = random(2)
-    return ((bytes[0]! << 8) | bytes[1]!) % (L.rekeyTimeoutJitterMaxMs + 1)
+    if (jitterAt + 2 > jitterPool.length) {
+      jitterPool = random(256)
+      jitterAt = 0
+    }
+    const value = (jitterPool[jitterAt]! << 8) | jitterPool[jitterAt + 1]!
+    jitterAt += 2
+    return value % (L.rekeyTimeoutJitterMaxMs + 1)
   }
 
   function timersDataSent(peer: Peer): void {

@@ -1,6 +1,7 @@
 // The small UDP socket interface the WireGuard device sends through, and its node:dgram
 // implementation. Tests substitute an in-memory network or a relay.
 import { createSocket, type Socket } from 'node:dgram'
+import { wgUdpSocketBufferBytes } from '../../config/defaults.js'
 import { WireGuardSocketError } from '../../errors.js'
 
 export interface UdpAddress {
@@ -16,7 +17,12 @@ export interface WgUdpSocket {
   close(): Promise<void>
 }
 
-export function createNodeUdpSocket(type: 'udp4' | 'udp6' = 'udp4'): WgUdpSocket {
+/**
+ * `bufferBytes` sizes the kernel's socket buffers: at tunnel rates the default (~208 KiB) drops
+ * datagrams whenever the event loop is busy for a few milliseconds, and every drop is a TCP loss
+ * inside the tunnel. The kernel caps the value at net.core.rmem_max / wmem_max.
+ */
+export function createNodeUdpSocket(type: 'udp4' | 'udp6' = 'udp4', bufferBytes = wgUdpSocketBufferBytes): WgUdpSocket {
   let socket: Socket | undefined
   let handler: ((data: Uint8Array, from: UdpAddress) => void) | undefined
   return {
@@ -29,6 +35,13 @@ export function createNodeUdpSocket(type: 'udp4' | 'udp6' = 'udp4'): WgUdpSocket
         s.bind(port, address, () => {
           s.removeAllListeners('error')
           s.on('error', () => undefined) // send errors (ICMP unreachable) are not fatal for UDP
+          for (const set of [(n: number) => s.setRecvBufferSize(n), (n: number) => s.setSendBufferSize(n)]) {
+            try {
+              if (bufferBytes > 0) set(bufferBytes)
+            } catch {
+              // not allowed or not supported: keep the kernel's default
+            }
+          }
           const a = s.address()
           resolve({ address: a.address, port: a.port })
         })

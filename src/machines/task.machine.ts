@@ -1,0 +1,405 @@
+import { setup, assign, and, fromPromise, fromCallback, type SnapshotFrom } from 'xstate'
+import type { TaskFileReport, TaskReport, TaskState } from '../protocol/wire.js'
+
+// One download task (protocol.md 1: add_task / delete_task, pause_task / resume_task, task states).
+// The engine's facts (metadata, progress, done, error) arrive as events from the invoked
+// `torrent` actor; pause/resume/delete arrive as events from whoever applies the server's
+// actions and controls. The I/O lives in named actors and actions bound in
+// src/system/task-bindings.ts: `resolveSource` (magnet / info hash / .torrent URL -> info hash),
+// `torrent` (engine subscription), `removeTask` (engine + tasks.json + metadata), `persist`
+// (tasks.json) and `reportChange` (a change the server must see at once).
+//
+//   queued -> fetching_metadata -> downloading -> seeding (until seed_ratio) -> completed
+//   any of those -> paused (resume goes back), -> error (resume retries), -> deleting -> deleted
+
+export type TaskRecordState = TaskState
+
+/** What tasks.json keeps per task: enough to report and resume after a restart. */
+export interface TaskRecord {
+  id: string
+  source: string
+  /** Lower-case hex; '' until the source is resolved. */
+  infoHash: string
+  name: string
+  state: TaskState
+  size: number
+  downloaded: number
+  /** Total across restarts; the seed ratio is uploaded / size. */
+  uploaded: number
+  progress: number
+  files: TaskFileReport[]
+  error?: string
+  errorCode?: string
+  addedAt: number
+}
+
+/** The engine's view of a running torrent, as the `torrent` actor sends it. */
+export interface TaskProgress {
+  name: string
+  hasMetadata: boolean
+  ready: boolean
+  done: boolean
+  progress: number
+  size: number
+  downloaded: number
+  /** Uploaded since the torrent was (re)started; the machine adds earlier runs. */
+  uploaded: number
+  downloadSpeed: number
+  uploadSpeed: number
+  peers: number
+  etaSeconds: number | null
+  files: TaskFileReport[]
+}
+
+export interface TaskInput {
+  taskId: string
+  source: string
+  /** Seed a finished task until uploaded / size reaches this; 0 completes at once (config `seed_ratio`). */
+  seedRatio: number
+  /** Wall-clock ms when the task was added (kept in tasks.json). */
+  addedAt: number
+  /** The task as tasks.json had it, when the agent restarts. */
+  restored?: TaskRecord
+}
+
+export interface TaskContext extends TaskRecord {
+  seedRatio: number
+  /** `uploaded` when the current engine run started. */
+  uploadedBase: number
+  hasMetadata: boolean
+  done: boolean
+  downloadSpeed: number
+  uploadSpeed: number
+  peers: number
+  etaSeconds: number | null
+  restoredState: TaskState | null
+}
+
+export type TaskEvent =
+  | { type: 'task.pause' }
+  | { type: 'task.resume' }
+  | { type: 'task.delete'; deleteFiles: boolean }
+  | { type: 'engine.metadata'; name: string; size: number; files: TaskFileReport[] }
+  | { type: 'engine.progress'; progress: TaskProgress }
+  | { type: 'engine.done' }
+  | { type: 'engine.error'; message: string; code: string }
+
+export interface ResolveSourceInput {
+  taskId: string
+  source: string
+}
+
+export interface ResolveSourceOutput {
+  infoHash: string
+  name: string
+}
+
+export interface TorrentActorInput {
+  taskId: string
+  infoHash: string
+  source: string
+}
+
+export interface RemoveTaskInput {
+  taskId: string
+  infoHash: string
+  deleteFiles: boolean
+}
+
+const unbound = (name: string) => async () => {
+  throw new Error(`task actor "${name}" is not bound: provide it in src/system/task-bindings.ts`)
+}
+
+function describe(error: unknown): { message: string; code: string } {
+  if (error && typeof error === 'object') {
+    const { message, code } = error as { message?: unknown; code?: unknown }
+    return { message: typeof message === 'string' ? message : String(error), code: typeof code === 'string' ? code : 'MA_ERR_INTERNAL' }
+  }
+  return { message: String(error), code: 'MA_ERR_INTERNAL' }
+}
+
+const idle = { downloadSpeed: 0, uploadSpeed: 0, peers: 0 }
+
+export const taskMachine = setup({
+  types: {
+    context: {} as TaskContext,
+    input: {} as TaskInput,
+    events: {} as TaskEvent,
+  },
+  actors: {
+    resolveSource: fromPromise<ResolveSourceOutput, ResolveSourceInput>(unbound('resolveSource')),
+    torrent: fromCallback<TaskEvent, TorrentActorInput>(() => {
+      throw new Error('task actor "torrent" is not bound: provide it in src/system/task-bindings.ts')
+    }),
+    removeTask: fromPromise<void, RemoveTaskInput>(unbound('removeTask')),
+  },
+  actions: {
+    /** Bound to the tasks store: immediate on a state change, coalesced for progress. */
+    persist: (_, _params: { immediate: boolean }) => {},
+    /** Bound to "sync soon": a state change the server must see (protocol.md 1). */
+    reportChange: (_, _params: { state: TaskState }) => {},
+    setState: assign((_, params: { state: TaskState }) => ({ state: params.state })),
+    clearError: assign({ error: undefined, errorCode: undefined }),
+    stopTraffic: assign((_, params: { eta: number | null }) => ({ ...idle, etaSeconds: params.eta })),
+    startRun: assign(({ context }) => ({ uploadedBase: context.uploaded })),
+    assignMetadata: assign(({ context, event }) => {
+      if (event.type !== 'engine.metadata') return {}
+      return { name: event.name || context.name, size: event.size, files: event.files, hasMetadata: true }
+    }),
+    assignProgress: assign(({ context, event }) => {
+      if (event.type !== 'engine.progress') return {}
+      const p = event.progress
+      return {
+        name: p.name || context.name,
+        hasMetadata: context.hasMetadata || p.hasMetadata,
+        // Until the pieces on disk are verified the engine's `done` means nothing.
+        done: p.ready ? p.done : context.done,
+        progress: p.hasMetadata ? p.progress : context.progress,
+        size: p.hasMetadata ? p.size : context.size,
+        downloaded: p.hasMetadata ? p.downloaded : context.downloaded,
+        uploaded: Math.max(context.uploaded, context.uploadedBase + p.uploaded),
+        downloadSpeed: p.downloadSpeed,
+        uploadSpeed: p.uploadSpeed,
+        peers: p.peers,
+        etaSeconds: p.etaSeconds,
+        files: p.files.length > 0 ? p.files : context.files,
+      }
+    }),
+    assignDone: assign(({ context }) => ({
+      done: true,
+      progress: 1,
+      downloaded: context.size,
+      files: context.files.map((file) => ({ ...file, progress: 1 })),
+    })),
+    assignError: assign((_, params: { message: string; code: string }) => ({ error: params.message, errorCode: params.code })),
+  },
+  guards: {
+    restoredAs: ({ context }, params: { state: TaskState }) => context.restoredState === params.state,
+    hasInfoHash: ({ context }) => context.infoHash !== '',
+    hasMetadata: ({ context }) => context.hasMetadata,
+    isDone: ({ context }) => context.done,
+    isNotDone: ({ context }) => !context.done,
+    seedsNotAtAll: ({ context }) => context.seedRatio <= 0,
+    ratioReached: ({ context }) => context.seedRatio <= 0 || (context.size > 0 && context.uploaded >= context.seedRatio * context.size),
+  },
+}).createMachine({
+  id: 'task',
+  context: ({ input }) => {
+    const r = input.restored
+    return {
+      id: input.taskId,
+      source: r?.source ?? input.source,
+      infoHash: r?.infoHash ?? '',
+      name: r?.name ?? '',
+      state: r?.state ?? 'queued',
+      size: r?.size ?? 0,
+      downloaded: r?.downloaded ?? 0,
+      uploaded: r?.uploaded ?? 0,
+      progress: r?.progress ?? 0,
+      files: r?.files ?? [],
+      error: r?.error,
+      errorCode: r?.errorCode,
+      addedAt: r?.addedAt ?? input.addedAt,
+      seedRatio: input.seedRatio,
+      uploadedBase: r?.uploaded ?? 0,
+      hasMetadata: Boolean(r && (r.files.length > 0 || r.size > 0)),
+      done: r?.state === 'seeding' || r?.state === 'completed',
+      ...idle,
+      etaSeconds: null,
+      restoredState: r?.state ?? null,
+    }
+  },
+  initial: 'boot',
+  on: {
+    'task.delete': { target: '.deleting' },
+  },
+  states: {
+    boot: {
+      always: [
+        { guard: { type: 'restoredAs', params: { state: 'completed' } }, target: 'completed' },
+        { guard: { type: 'restoredAs', params: { state: 'paused' } }, target: 'paused' },
+        { guard: { type: 'restoredAs', params: { state: 'error' } }, target: 'error' },
+        // A known info hash restarts from saved metadata: no tracker, URL or magnet lookup.
+        { guard: 'hasInfoHash', target: 'active' },
+        { target: 'queued' },
+      ],
+    },
+    queued: {
+      entry: [
+        { type: 'setState', params: { state: 'queued' } },
+        { type: 'persist', params: { immediate: true } },
+        { type: 'reportChange', params: { state: 'queued' } },
+      ],
+      invoke: {
+        id: 'resolveSource',
+        src: 'resolveSource',
+        input: ({ context }) => ({ taskId: context.id, source: context.source }),
+        onDone: {
+          target: 'active',
+          actions: assign(({ context, event }) => ({ infoHash: event.output.infoHash, name: event.output.name || context.name })),
+        },
+        onError: {
+          target: 'error',
+          actions: { type: 'assignError', params: ({ event }) => describe(event.error) },
+        },
+      },
+      on: { 'task.pause': { target: 'paused' } },
+    },
+    active: {
+      entry: ['clearError', 'startRun'],
+      invoke: {
+        id: 'torrent',
+        src: 'torrent',
+        input: ({ context }) => ({ taskId: context.id, infoHash: context.infoHash, source: context.source }),
+        onError: {
+          target: 'error',
+          actions: { type: 'assignError', params: ({ event }) => describe(event.error) },
+        },
+      },
+      initial: 'fetching_metadata',
+      on: {
+        'engine.metadata': { actions: ['assignMetadata', { type: 'persist', params: { immediate: true } }] },
+        'engine.progress': { actions: ['assignProgress', { type: 'persist', params: { immediate: false } }] },
+        'engine.done': { actions: 'assignDone' },
+        'engine.error': {
+          target: 'error',
+          actions: { type: 'assignError', params: ({ event }) => ({ message: event.message, code: event.code }) },
+        },
+        'task.pause': { target: 'paused' },
+      },
+      states: {
+        fetching_metadata: {
+          entry: [
+            { type: 'setState', params: { state: 'fetching_metadata' } },
+            { type: 'persist', params: { immediate: true } },
+            { type: 'reportChange', params: { state: 'fetching_metadata' } },
+          ],
+          always: { guard: 'hasMetadata', target: 'downloading' },
+        },
+        downloading: {
+          entry: [
+            { type: 'setState', params: { state: 'downloading' } },
+            { type: 'persist', params: { immediate: true } },
+            { type: 'reportChange', params: { state: 'downloading' } },
+          ],
+          always: [
+            { guard: and(['isDone', 'seedsNotAtAll']), target: '#task.completed' },
+            { guard: 'isDone', target: 'seeding' },
+          ],
+        },
+        seeding: {
+          entry: [
+            { type: 'setState', params: { state: 'seeding' } },
+            { type: 'persist', params: { immediate: true } },
+            { type: 'reportChange', params: { state: 'seeding' } },
+          ],
+          always: [
+            // Files went missing on disk since the last run: fetch them again.
+            { guard: 'isNotDone', target: 'downloading' },
+            { guard: 'ratioReached', target: '#task.completed' },
+          ],
+        },
+      },
+    },
+    paused: {
+      entry: [
+        { type: 'stopTraffic', params: { eta: null } },
+        { type: 'setState', params: { state: 'paused' } },
+        { type: 'persist', params: { immediate: true } },
+        { type: 'reportChange', params: { state: 'paused' } },
+      ],
+      on: {
+        'task.resume': [{ guard: 'hasInfoHash', target: 'active' }, { target: 'queued' }],
+      },
+    },
+    completed: {
+      entry: [
+        { type: 'stopTraffic', params: { eta: 0 } },
+        { type: 'setState', params: { state: 'completed' } },
+        { type: 'persist', params: { immediate: true } },
+        { type: 'reportChange', params: { state: 'completed' } },
+      ],
+    },
+    error: {
+      entry: [
+        { type: 'stopTraffic', params: { eta: null } },
+        { type: 'setState', params: { state: 'error' } },
+        { type: 'persist', params: { immediate: true } },
+        { type: 'reportChange', params: { state: 'error' } },
+      ],
+      on: {
+        // Retrying is the user's way out of a full disk or an unreachable URL.
+        'task.resume': [{ guard: 'hasInfoHash', target: 'active' }, { target: 'queued', actions: 'clearError' }],
+      },
+    },
+    deleting: {
+      on: { 'task.delete': {} },
+      invoke: {
+        id: 'removeTask',
+        src: 'removeTask',
+        input: ({ context, event }) => ({
+          taskId: context.id,
+          infoHash: context.infoHash,
+          deleteFiles: event.type === 'task.delete' ? event.deleteFiles : false,
+        }),
+        onDone: { target: 'deleted' },
+        onError: { target: 'deleted' },
+      },
+    },
+    deleted: { type: 'final' },
+  },
+})
+
+export type TaskSnapshot = SnapshotFrom<typeof taskMachine>
+
+/** The protocol state of a snapshot, or null while it is being deleted. */
+export function taskStateOf(snapshot: TaskSnapshot): TaskState | null {
+  if (snapshot.matches('deleting') || snapshot.matches('deleted')) return null
+  if (snapshot.matches('boot')) return 'queued'
+  return snapshot.context.state
+}
+
+export function taskRecordOf(context: TaskContext): TaskRecord {
+  const record: TaskRecord = {
+    id: context.id,
+    source: context.source,
+    infoHash: context.infoHash,
+    name: context.name,
+    state: context.state,
+    size: context.size,
+    downloaded: context.downloaded,
+    uploaded: context.uploaded,
+    progress: context.progress,
+    files: context.files,
+    addedAt: context.addedAt,
+  }
+  if (context.state === 'error' && context.error !== undefined) {
+    record.error = context.error
+    if (context.errorCode) record.errorCode = context.errorCode
+  }
+  return record
+}
+
+/** SyncRequest.tasks[] item (protocol.md 1); `error` only in state error. */
+export function taskReportOf(snapshot: TaskSnapshot): TaskReport | null {
+  const state = taskStateOf(snapshot)
+  if (state === null) return null
+  const c = snapshot.context
+  const report: TaskReport = {
+    id: c.id,
+    infoHash: c.infoHash,
+    name: c.name,
+    state,
+    progress: c.progress,
+    size: c.size,
+    downloaded: c.downloaded,
+    uploaded: c.uploaded,
+    downloadSpeed: c.downloadSpeed,
+    uploadSpeed: c.uploadSpeed,
+    peers: c.peers,
+    etaSeconds: c.etaSeconds,
+    files: c.files,
+  }
+  if (state === 'error') report.error = c.error ?? 'unknown error'
+  return report
+}

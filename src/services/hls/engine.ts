@@ -1,0 +1,518 @@
+// The HLS engine (issue 6; contract 3, 4.2, 4.3, 6.3, 7, 8; docs/hls.md): runs one
+// hls-transcode machine per session (probe -> ffmpeg -> readiness), serves its playlists,
+// init.mp4, segments and subtitles through the stream server's `routes.hls` slot, and restarts
+// ffmpeg at a segment a player seeks to. The session actor (session.machine.ts) calls start()
+// and stop(); it posts session-ready and reports failures to the sync.
+import { EventEmitter } from 'node:events'
+import { watch, type FSWatcher } from 'node:fs'
+import { access, mkdir, readdir, rename } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createActor, fromCallback, fromPromise, type Actor } from 'xstate'
+import {
+  ffmpegMaxRestarts,
+  hlsSeekAheadSegments,
+  hlsSeekWarmupFrames,
+  hlsSeekWarmupMaxSegments,
+  hlsSegmentScanMs,
+  hlsSegmentSeconds,
+  hlsSegmentWaitMs,
+  readinessDeadlineMs,
+  readinessPollMs,
+  urlSourceRwTimeoutUs,
+} from '../../config/defaults.js'
+import { AgentError, ProbeFailedError, TranscodeFailedError } from '../../errors.js'
+import type { Logger } from '../../log.js'
+import { hlsTranscodeMachine, type FfmpegRunInput, type HlsTranscodeEvent, type ReadinessCheckInput } from '../../machines/hls-transcode.machine.js'
+import type { StreamSession } from '../../protocol/wire.js'
+import type { RouteHandler } from '../../server/routes/context.js'
+import { createHlsRoute, type HlsResource } from '../../server/routes/hls.js'
+import { buildHlsArgs, isUrlSource, type HlsArgs, type HlsEncoder } from '../ffmpeg/hls-args.js'
+import { createProbeService, redact, type ProbeResult, type ProbeService, type ProbedSubtitle } from '../ffmpeg/probe.js'
+import { codecsString, masterPlaylist, mediaPlaylist, planSegments, subtitlePlaylist, type SegmentPlan } from './playlists.js'
+import { startWatchedProcess, type ManagedProcess } from './process.js'
+import { createDirectorySegmentStore, type SegmentStore, type SegmentStoreEntry } from './segment-store.js'
+
+export type { HlsEncoder } from '../ffmpeg/hls-args.js'
+
+export interface HlsEngineEvents {
+  /** init.mp4 + first segment proven closed (the 200 ms watcher), or a cache HIT. Called at most once. */
+  onReady(info: { cacheHit: boolean }): void
+  /** The 60 s deadline passed without readiness; the session actor logs `mark-ready: timeout`. */
+  onReadinessTimeout(): void
+  /** Probe failed, or ffmpeg gave up after 3 restarts (its last stderr lines in the message). */
+  onFailed(error: Error): void
+}
+
+export interface HlsEngine {
+  start(params: { sessionId: string; session: StreamSession; source: string }, events: HlsEngineEvents): HlsSessionHandle
+  /** The handler for the stream server's `routes.hls` slot. */
+  routes: RouteHandler
+  /** Stops every session (daemon shutdown). */
+  stopAll(): Promise<void>
+  /** Live sessions and their ffmpeg PIDs (diagnostics, tests). */
+  inspect(): Array<{ sessionId: string; state: string; pids: number[]; run: number; restarts: number }>
+}
+
+export interface HlsSessionHandle {
+  stop(): Promise<void>
+}
+
+/** What the machines' `clock` option takes (xstate's SimulatedClock in tests). */
+export interface EngineClock {
+  setTimeout(fn: (...args: unknown[]) => void, timeout: number): unknown
+  clearTimeout(id: unknown): void
+}
+
+export interface HlsEngineOptions {
+  ffmpegPath: string
+  /** undefined: resolved at first probe (a missing ffprobe fails the session with advice). */
+  ffprobePath: string | undefined
+  /** Session directories go under `<workDir>/hls-sessions/` (unless `store` is given). */
+  workDir: string
+  logger: Logger
+  encoder?: HlsEncoder
+  /** Drives the readiness poll (200 ms) and deadline (60 s) of every session's machine. */
+  clock?: EngineClock
+  now?: () => number
+  store?: SegmentStore
+  probe?: ProbeService
+  segmentSeconds?: number
+  readinessPollMs?: number
+  readinessDeadlineMs?: number
+  maxRestarts?: number
+  segmentWaitMs?: number
+  seekAheadSegments?: number
+  /** Extra ffmpeg input options (tests: e.g. `-re` to slow an encode down). */
+  extraInputArgs?: string[]
+}
+
+interface Run {
+  run: number
+  dir: string
+  /** Segments below it are warm-up output of this run and never served. */
+  keepFrom: number
+}
+
+interface LiveSession {
+  sessionId: string
+  session: StreamSession
+  source: string
+  events: HlsEngineEvents
+  log: Logger
+  entry: SegmentStoreEntry | undefined
+  probe: ProbeResult | undefined
+  probeError: Error | undefined
+  plan: SegmentPlan | undefined
+  firstArgs: HlsArgs | undefined
+  textSubtitles: ProbedSubtitle[]
+  subtitlesDone: Set<number>
+  subtitlesFinished: boolean
+  runs: Map<number, Run>
+  processes: Set<ManagedProcess>
+  actor: Actor<typeof hlsTranscodeMachine> | undefined
+  readySeen: boolean
+  stopping: Promise<void> | undefined
+  /** The store + probe step, awaited by stop() so nothing it opens outlives the session. */
+  probing: Promise<unknown> | undefined
+  subtitling: Promise<unknown> | undefined
+  /** Fires when a run closes a segment or the subtitles are done: waiting requests look again. */
+  written: EventEmitter
+}
+
+const segmentName = /^seg-(\d+)\.m4s$/
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
+  const log = options.logger.child({ component: 'hls' })
+  const encoder = options.encoder ?? 'libx264'
+  const segmentSeconds = options.segmentSeconds ?? hlsSegmentSeconds
+  const store = options.store ?? createDirectorySegmentStore(options.workDir)
+  const probeService = options.probe ?? createProbeService({ ffprobePath: options.ffprobePath, logger: log.child({ part: 'probe' }), ...(options.now ? { now: options.now } : {}) })
+  const segmentWaitMs = options.segmentWaitMs ?? hlsSegmentWaitMs
+  const seekAhead = options.seekAheadSegments ?? hlsSeekAheadSegments
+  const sessions = new Map<string, LiveSession>()
+
+  const warmupSegments = (live: LiveSession): number => {
+    const fps = live.probe?.video.frameRate ?? 30
+    return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / (fps * segmentSeconds))))
+  }
+
+  const argsFor = (live: LiveSession, startSegment: number, outputDir: string): HlsArgs => {
+    const probe = live.probe!
+    const audioIndex = live.session.audioIndex !== undefined && live.session.audioIndex < probe.audio.length ? live.session.audioIndex : 0
+    const built = buildHlsArgs({
+      source: live.source,
+      sourceGeometry: { width: probe.video.width, height: probe.video.height, sampleAspectRatio: probe.video.sampleAspectRatio },
+      durationSeconds: probe.durationSeconds,
+      quality: live.session.quality,
+      encoder,
+      audioIndex,
+      hasAudio: probe.audio.length > 0,
+      outputDir,
+      startSegment,
+      warmupSegments: warmupSegments(live),
+      segmentSeconds,
+    })
+    if (options.extraInputArgs && options.extraInputArgs.length > 0) {
+      const at = built.args.indexOf('-i')
+      built.args.splice(at, 0, ...options.extraInputArgs)
+    }
+    return built
+  }
+
+  /** The newest run that holds `seg-<index>` closed (final name: temp_file renames it on close). */
+  const locateSegment = async (live: LiveSession, index: number): Promise<string | undefined> => {
+    const runs = [...live.runs.values()].sort((a, b) => b.run - a.run)
+    for (const run of runs) {
+      if (index < run.keepFrom) continue
+      const path = join(run.dir, `seg-${index}.m4s`)
+      if (await exists(path)) return path
+    }
+    return undefined
+  }
+
+  /** init.mp4 of a run that has closed a segment (so init.mp4 is complete); identical across runs. */
+  const locateInit = async (live: LiveSession): Promise<string | undefined> => {
+    for (const run of [...live.runs.values()].sort((a, b) => a.run - b.run)) {
+      const init = join(run.dir, 'init.mp4')
+      if (!(await exists(init))) continue
+      const names = await readdir(run.dir).catch(() => [] as string[])
+      if (names.some((name) => segmentName.test(name))) return init
+    }
+    return undefined
+  }
+
+  /** Looks again whenever a segment is written (inotify-driven), and every 100 ms regardless. */
+  const waitFor = async <T>(live: LiveSession, probe: () => Promise<T | undefined>, waitMs: number, signal: AbortSignal): Promise<T | undefined> => {
+    const deadline = Date.now() + waitMs
+    for (;;) {
+      const found = await probe()
+      if (found !== undefined || signal.aborted || Date.now() >= deadline || live.stopping) return found
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer)
+          live.written.off('written', done)
+          signal.removeEventListener('abort', done)
+          resolve()
+        }
+        const timer = setTimeout(done, Math.min(100, Math.max(0, deadline - Date.now())))
+        live.written.on('written', done)
+        signal.addEventListener('abort', done, { once: true })
+      })
+    }
+  }
+
+  const stateOf = (live: LiveSession): string => {
+    const snapshot = live.actor?.getSnapshot()
+    if (!snapshot) return 'starting'
+    if (snapshot.status === 'done') return String(snapshot.value)
+    const value = snapshot.value as { active?: { work?: string } } | string
+    return typeof value === 'string' ? value : value.active?.work ?? 'active'
+  }
+
+  const resolveSegment = async (live: LiveSession, index: number, signal: AbortSignal): Promise<string | undefined> => {
+    const plan = live.plan
+    if (!plan || index >= plan.count) return undefined
+    const found = await locateSegment(live, index)
+    if (found) return found
+    const actor = live.actor
+    const state = stateOf(live)
+    if (!actor || (state !== 'encoding' && state !== 'complete')) return undefined
+    const { runStart, highestSegment } = actor.getSnapshot().context
+    const covered = state === 'encoding' && index >= runStart && index <= Math.max(highestSegment, runStart) + seekAhead
+    if (!covered) {
+      live.log.info({ segment: index, runStart, highestSegment }, 'seek: restarting ffmpeg at the segment')
+      actor.send({ type: 'SEEK', segment: index })
+    }
+    return waitFor(live, () => locateSegment(live, index), segmentWaitMs, signal)
+  }
+
+  const isReadyNow = async (live: LiveSession): Promise<boolean> => {
+    if (live.readySeen) return true
+    return (await locateInit(live)) !== undefined
+  }
+
+  const resolve = async (sessionId: string, name: string, signal: AbortSignal): Promise<HlsResource | undefined> => {
+    const live = sessions.get(sessionId)
+    if (!live || live.stopping || !live.plan || !live.firstArgs || !live.probe) return undefined
+    if (name === 'master.m3u8' || name === 'index.m3u8') {
+      // Playlists appear with the first segment, so a player's HEAD probe sees readiness.
+      if (!(await isReadyNow(live))) return undefined
+      if (name === 'index.m3u8') return { kind: 'text', body: mediaPlaylist(live.plan), contentType: 'application/vnd.apple.mpegurl' }
+      const { geometry, summary } = live.firstArgs
+      const hasAudio = live.probe.audio.length > 0
+      const videoKbps = geometry.videoBitrateKbps ?? estimateKbps(geometry.width, geometry.height)
+      return {
+        kind: 'text',
+        contentType: 'application/vnd.apple.mpegurl',
+        body: masterPlaylist({
+          bandwidth: (videoKbps + (hasAudio ? 160 : 0)) * 1000,
+          width: geometry.width,
+          height: geometry.height,
+          codecs: codecsString(summary.level === 'auto' ? undefined : summary.level, hasAudio),
+          frameRate: live.probe.video.frameRate,
+          subtitles: live.textSubtitles.map((subtitle) => ({
+            index: subtitle.index,
+            name: subtitle.title ?? subtitle.language ?? `Subtitle ${subtitle.index + 1}`,
+            language: subtitle.language,
+            default: false,
+          })),
+        }),
+      }
+    }
+    if (name === 'init.mp4') {
+      const path = await locateInit(live)
+      return path ? { kind: 'file', path, contentType: 'video/mp4', immutable: true } : undefined
+    }
+    const segment = segmentName.exec(name)
+    if (segment) {
+      const path = await resolveSegment(live, Number(segment[1]), signal)
+      return path ? { kind: 'file', path, contentType: 'video/iso.segment', immutable: true } : undefined
+    }
+    const subtitle = /^sub-(\d+)\.(m3u8|vtt)$/.exec(name)
+    if (subtitle && live.entry) {
+      const index = Number(subtitle[1])
+      if (!live.textSubtitles.some((track) => track.index === index)) return undefined
+      if (subtitle[2] === 'm3u8') return { kind: 'text', body: subtitlePlaylist(index, live.probe.durationSeconds), contentType: 'application/vnd.apple.mpegurl' }
+      const path = join(live.entry.dir, `sub-${index}.vtt`)
+      const ready = await waitFor(live, async () => (live.subtitlesDone.has(index) ? path : live.subtitlesFinished ? null : undefined), segmentWaitMs, signal)
+      return ready ? { kind: 'file', path: ready, contentType: 'text/vtt; charset=utf-8', immutable: true } : undefined
+    }
+    return undefined
+  }
+
+  /** Text subtitle tracks to WebVTT, one ffmpeg for all of them, from the same source reference. */
+  const extractSubtitles = async (live: LiveSession): Promise<void> => {
+    const entry = live.entry
+    if (!entry || live.textSubtitles.length === 0) {
+      live.subtitlesFinished = true
+      return
+    }
+    const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y']
+    if (isUrlSource(live.source)) args.push('-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '5', '-rw_timeout', String(urlSourceRwTimeoutUs))
+    args.push('-i', live.source)
+    for (const track of live.textSubtitles) args.push('-map', `0:s:${track.index}`, '-c:s', 'webvtt', '-f', 'webvtt', join(entry.dir, `sub-${track.index}.vtt.part`))
+    if (live.stopping) return
+    const proc = startWatchedProcess(options.ffmpegPath, args)
+    live.processes.add(proc)
+    const result = await proc.exited
+    live.processes.delete(proc)
+    if (live.stopping) return
+    if (result.code === 0) {
+      for (const track of live.textSubtitles) {
+        await rename(join(entry.dir, `sub-${track.index}.vtt.part`), join(entry.dir, `sub-${track.index}.vtt`)).then(() => live.subtitlesDone.add(track.index), () => {})
+      }
+    } else {
+      live.log.warn({ code: result.code, stderr: result.stderrTail }, 'subtitle extraction failed')
+    }
+    live.subtitlesFinished = true
+    live.written.emit('written')
+  }
+
+  const machineFor = (live: LiveSession) => hlsTranscodeMachine.provide({
+    actors: {
+      probe: fromPromise<unknown, void>(async ({ signal }) => {
+        const work = (async () => {
+          const ended = () => {
+            if (live.stopping || signal.aborted) throw new ProbeFailedError('the session ended while it was being probed')
+          }
+          live.entry = await store.open({ sessionId: live.sessionId, source: live.source, quality: String(live.session.quality), audioIndex: live.session.audioIndex ?? 0, cacheId: live.session.cacheId })
+          ended()
+          const { result, cacheHit } = await probeService.probe(live.source, { signal, ...(live.session.cacheId === undefined ? {} : { cacheId: live.session.cacheId }) })
+          ended()
+          live.probe = result
+          live.plan = planSegments(result.durationSeconds, segmentSeconds, result.video.frameRate)
+          live.textSubtitles = result.subtitles.filter((track) => track.text)
+          live.firstArgs = argsFor(live, 0, join(live.entry.dir, 'run-0'))
+          const { summary } = live.firstArgs
+          // The one line per session naming encoder, acceleration and preset (contract 4.3.8).
+          live.log.info({
+            encoder: summary.encoder, acceleration: summary.acceleration, preset: summary.preset, height: summary.height,
+            bitrateKbps: summary.bitrateKbps, level: summary.level, sourceKind: isUrlSource(live.source) ? 'url' : 'file', probeCacheHit: cacheHit,
+            segments: live.plan.count,
+          }, `hls session: encoder ${summary.encoder}, acceleration ${summary.acceleration}, preset ${summary.preset}`)
+          live.subtitling = extractSubtitles(live).catch((err: unknown) => live.log.warn({ err }, 'subtitle extraction failed'))
+          return result
+        })()
+        live.probing = work.catch(() => undefined)
+        try {
+          return await work
+        } catch (err) {
+          live.probeError = err instanceof Error ? err : new ProbeFailedError(String(err))
+          throw live.probeError
+        }
+      }),
+      ffmpeg: fromCallback<HlsTranscodeEvent, FfmpegRunInput>(({ input, sendBack }) => {
+        let disposed = false
+        let proc: ManagedProcess | undefined
+        let scanTimer: ReturnType<typeof setInterval> | undefined
+        let watcher: FSWatcher | undefined
+        const entry = live.entry!
+        const dir = join(entry.dir, `run-${input.run}`)
+        const built = argsFor(live, input.startSegment, dir)
+        live.runs.set(input.run, { run: input.run, dir, keepFrom: input.startSegment })
+        let highest = -1
+        const scan = async (): Promise<void> => {
+          const names = await readdir(dir).catch(() => [] as string[])
+          let newest = highest
+          for (const name of names) {
+            const match = segmentName.exec(name)
+            if (match) newest = Math.max(newest, Number(match[1]))
+          }
+          if (!disposed && newest > highest && newest >= input.startSegment) {
+            highest = newest
+            live.written.emit('written')
+            sendBack({ type: 'SEGMENT_WRITTEN', run: input.run, segment: newest })
+          }
+        }
+        void (async () => {
+          await mkdir(dir, { recursive: true })
+          if (disposed) return
+          proc = startWatchedProcess(options.ffmpegPath, built.args, { onStderrLine: (line) => live.log.debug({ run: input.run, line }, 'ffmpeg') })
+          live.processes.add(proc)
+          live.log.debug({ run: input.run, startSegment: input.startSegment, firstWritten: built.firstWrittenSegment, pid: proc.pid }, 'ffmpeg started')
+          scanTimer = setInterval(() => void scan(), hlsSegmentScanMs)
+          // A rename into place (temp_file) is seen at once where the platform tells (inotify); the
+          // 200 ms scan stays the guarantee (network file systems send no events).
+          try {
+            watcher = watch(dir, (_event, name) => {
+              if (typeof name === 'string' && segmentName.test(name)) void scan()
+            })
+            watcher.on('error', () => watcher?.close())
+          } catch { /* no watching here: the scan covers it */ }
+          const result = await proc.exited
+          live.processes.delete(proc)
+          if (scanTimer) clearInterval(scanTimer)
+          watcher?.close()
+          if (disposed) return
+          await scan()
+          if (!disposed) sendBack({ type: 'FFMPEG_EXITED', run: input.run, code: result.code, signal: result.signal, stderrTail: result.stderrTail })
+        })().catch((err: unknown) => {
+          if (!disposed) sendBack({ type: 'FFMPEG_EXITED', run: input.run, code: 127, signal: null, stderrTail: [String(err)] })
+        })
+        return () => {
+          disposed = true
+          if (scanTimer) clearInterval(scanTimer)
+          watcher?.close()
+          proc?.kill()
+        }
+      }),
+      checkReady: fromPromise<boolean, ReadinessCheckInput>(async ({ input }) => {
+        // Proof that the first segment is closed: `seg-<start>.m4s` exists under its final name.
+        // `-hls_flags temp_file` writes it as `.tmp` and renames it when closed; init.mp4 is
+        // written before that rename, so both are complete (docs/hls.md "Readiness").
+        const run = live.runs.get(input.run)
+        if (!run || live.entry?.cacheHit) return live.entry?.cacheHit === true
+        return (await exists(join(run.dir, 'init.mp4'))) && (await exists(join(run.dir, `seg-${input.startSegment}.m4s`)))
+      }),
+    },
+    actions: {
+      notifyReady: () => {
+        live.readySeen = true
+        live.log.info({}, 'hls session ready')
+        safely(live, () => live.events.onReady({ cacheHit: live.entry?.cacheHit === true }))
+      },
+      notifyReadinessTimeout: () => {
+        // The session actor logs the one user-facing `mark-ready: timeout` line (contract 7).
+        live.log.debug({ deadlineMs: options.readinessDeadlineMs ?? readinessDeadlineMs }, 'readiness deadline passed')
+        safely(live, () => live.events.onReadinessTimeout())
+      },
+      notifyRestart: ({ context }) => {
+        live.log.warn({ restarts: context.restarts, resumeAt: context.runStart, stderr: context.stderrTail }, 'ffmpeg exited early; restarting')
+      },
+      notifyFailed: ({ context }) => {
+        const error = live.probeError ?? new TranscodeFailedError(context.error?.message ?? 'ffmpeg failed', { details: { stderr: context.stderrTail, restarts: context.restarts } })
+        live.log.error({ err: { code: (error as AgentError).code, message: error.message } }, 'hls session failed')
+        safely(live, () => live.events.onFailed(error))
+      },
+    },
+  })
+
+  const safely = (live: LiveSession, fn: () => void): void => {
+    try {
+      fn()
+    } catch (err) {
+      live.log.error({ err }, 'hls session callback threw')
+    }
+  }
+
+  const stopSession = (live: LiveSession): Promise<void> => {
+    live.stopping ??= (async () => {
+      if (live.actor?.getSnapshot().status === 'active') live.actor.send({ type: 'STOP' })
+      live.actor?.stop()
+      for (const proc of live.processes) proc.kill()
+      await live.probing
+      for (const proc of live.processes) proc.kill()
+      await Promise.all([...live.processes].map((proc) => proc.exited))
+      await live.subtitling
+      await live.entry?.release().catch((err: unknown) => live.log.warn({ err }, 'could not remove the session directory'))
+      if (sessions.get(live.sessionId) === live) sessions.delete(live.sessionId)
+      live.log.debug({}, 'hls session stopped')
+    })()
+    return live.stopping
+  }
+
+  return {
+    start({ sessionId, session, source }, events) {
+      const previous = sessions.get(sessionId)
+      if (previous) void stopSession(previous)
+      const live: LiveSession = {
+        sessionId, session, source, events,
+        log: log.child({ sessionId, source: redact(source) }),
+        entry: undefined, probe: undefined, probeError: undefined, plan: undefined, firstArgs: undefined,
+        textSubtitles: [], subtitlesDone: new Set(), subtitlesFinished: false,
+        runs: new Map(), processes: new Set(), actor: undefined, readySeen: false, stopping: undefined, probing: undefined, subtitling: undefined,
+        written: new EventEmitter(),
+      }
+      live.written.setMaxListeners(0)
+      sessions.set(sessionId, live)
+      const start = async (): Promise<void> => {
+        if (previous) await stopSession(previous)
+        if (live.stopping) return
+        const actor = createActor(machineFor(live), {
+          input: {
+            maxRestarts: options.maxRestarts ?? ffmpegMaxRestarts,
+            readinessPollMs: options.readinessPollMs ?? readinessPollMs,
+            readinessDeadlineMs: options.readinessDeadlineMs ?? readinessDeadlineMs,
+          },
+          ...(options.clock ? { clock: options.clock as never } : {}),
+          systemId: `hls-${sessionId}`,
+        })
+        live.actor = actor
+        actor.subscribe({ error: (err) => live.log.error({ err }, 'hls transcode actor failed') })
+        actor.start()
+      }
+      // Never blocks the caller (contract 4.3.7): everything runs in the background.
+      void start().catch((err: unknown) => live.log.error({ err }, 'hls session could not start'))
+      return { stop: () => stopSession(live) }
+    },
+    routes: createHlsRoute({ resolve }),
+    async stopAll() {
+      await Promise.all([...sessions.values()].map((live) => stopSession(live)))
+    },
+    inspect() {
+      return [...sessions.values()].map((live) => ({
+        sessionId: live.sessionId,
+        state: stateOf(live),
+        pids: [...live.processes].map((proc) => proc.pid).filter((pid): pid is number => pid !== undefined),
+        run: live.actor?.getSnapshot().context.run ?? 0,
+        restarts: live.actor?.getSnapshot().context.restarts ?? 0,
+      }))
+    },
+  }
+}
+
+/** A bandwidth figure for an uncapped (`original`) variant: about 0.1 bit per pixel at 30 fps. */
+function estimateKbps(width: number, height: number): number {
+  return Math.round((width * height * 30 * 0.1) / 1000)
+}
+
+

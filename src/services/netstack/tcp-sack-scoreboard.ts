@@ -1,0 +1,110 @@
+// The sender's SACK scoreboard (RFC 6675 section 3/4 in spirit): which bytes above SND.UNA the
+// peer reported holding (RFC 2018 blocks), so loss recovery resends only the holes, several per
+// round trip, instead of NewReno's one hole per round trip. Blocks are kept merged and sorted.
+import { seqDiff, seqGt, seqLe, seqLt, seqMax, seqMin } from './seq.js'
+
+export class SackScoreboard {
+  #blocks: Array<{ start: number; end: number }> = []
+  #sackedBytes = 0
+
+  get empty(): boolean {
+    return this.#blocks.length === 0
+  }
+
+  get sackedBytes(): number {
+    return this.#sackedBytes
+  }
+
+  /** End of the highest SACKed range (undefined when empty). */
+  get highest(): number | undefined {
+    return this.#blocks[this.#blocks.length - 1]?.end
+  }
+
+  /** Adds blocks within (una, sndMax]; D-SACK blocks (at or below una) and nonsense are ignored. */
+  update(blocks: ReadonlyArray<readonly [number, number]>, una: number, sndMax: number): void {
+    for (const [rawStart, rawEnd] of blocks) {
+      if (!seqLt(rawStart, rawEnd) || seqGt(rawEnd, sndMax) || !seqGt(rawEnd, una)) continue
+      this.#insert(seqMax(rawStart, una), rawEnd)
+    }
+  }
+
+  /** Drops everything at or below the new SND.UNA. */
+  prune(una: number): void {
+    let i = 0
+    while (i < this.#blocks.length && seqLe(this.#blocks[i]!.end, una)) i++
+    if (i > 0) this.#blocks.splice(0, i)
+    const first = this.#blocks[0]
+    if (first && seqLt(first.start, una)) first.start = una
+    this.#recount()
+  }
+
+  clear(): void {
+    this.#blocks = []
+    this.#sackedBytes = 0
+  }
+
+  /** The first un-SACKed range at or after `from` and below the highest SACKed byte. */
+  nextHole(from: number, una: number): [number, number] | undefined {
+    let cursor = seqMax(from, una)
+    for (const block of this.#blocks) {
+      if (seqLt(cursor, block.start)) return [cursor, block.start]
+      if (seqLt(cursor, block.end)) cursor = block.end
+    }
+    return undefined
+  }
+
+  /**
+   * RFC 6675 IsLost, per byte: the sequence number below which an un-SACKed byte has at least
+   * `thresholdBytes` SACKed above it (DupThresh x SMSS). Undefined when not that much is SACKed.
+   */
+  lossPoint(thresholdBytes: number): number | undefined {
+    let above = 0
+    for (let i = this.#blocks.length - 1; i >= 0; i--) {
+      const block = this.#blocks[i]!
+      const len = seqDiff(block.end, block.start)
+      if (above + len >= thresholdBytes) return (block.end - (thresholdBytes - above)) >>> 0
+      above += len
+    }
+    return undefined
+  }
+
+  /** Un-SACKed bytes in [from, to). */
+  unsackedIn(from: number, to: number): number {
+    if (!seqLt(from, to)) return 0
+    let total = seqDiff(to, from)
+    for (const block of this.#blocks) {
+      const start = seqMax(block.start, from)
+      const end = seqMin(block.end, to)
+      if (seqLt(start, end)) total -= seqDiff(end, start)
+    }
+    return total
+  }
+
+  #insert(start: number, end: number): void {
+    const merged = { start, end }
+    const out: Array<{ start: number; end: number }> = []
+    let placed = false
+    for (const block of this.#blocks) {
+      if (seqLt(block.end, merged.start)) out.push(block)
+      else if (seqLt(merged.end, block.start)) {
+        if (!placed) {
+          out.push(merged)
+          placed = true
+        }
+        out.push(block)
+      } else {
+        merged.start = seqMin(merged.start, block.start)
+        merged.end = seqMax(merged.end, block.end)
+      }
+    }
+    if (!placed) out.push(merged)
+    this.#blocks = out
+    this.#recount()
+  }
+
+  #recount(): void {
+    let total = 0
+    for (const block of this.#blocks) total += seqDiff(block.end, block.start)
+    this.#sackedBytes = total
+  }
+}

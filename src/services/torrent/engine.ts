@@ -1,0 +1,500 @@
+import { EventEmitter, once } from 'node:events'
+import { rm, rmdir } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { Readable } from 'node:stream'
+import WebTorrent, { type AddOptions, type Torrent } from 'webtorrent'
+import parseTorrent, { type ParsedTorrent } from 'parse-torrent'
+import { Agent, type Dispatcher } from 'undici'
+import * as defaults from '../../config/defaults.js'
+import { AgentError, TorrentDiskFullError, TorrentEngineError, TorrentNotFoundError } from '../../errors.js'
+import type { Logger } from '../../log.js'
+import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedSource } from './source.js'
+
+export type { ResolvedSource } from './source.js'
+
+export interface TorrentEngineOptions {
+  downloadDir: string
+  logger: Logger
+  dht?: boolean
+  lsd?: boolean
+  pex?: boolean
+  utp?: boolean
+  natUpnp?: boolean
+  natPmp?: boolean
+  /** 0 picks a free port. */
+  torrentPort?: number
+  maxConns?: number
+  /** Replaces every torrent's tracker list (tests point it at a loopback tracker). */
+  announce?: string[]
+  torrentFileMaxBytes?: number
+  fetchTimeoutMs?: number
+  stopTimeoutMs?: number
+  /** First wait before asking a tracker again that has not answered (doubles up to the max). */
+  announceRetryMinMs?: number
+  announceRetryMaxMs?: number
+  dispatcher?: Dispatcher
+  /** An abstract-chunk-store constructor instead of the file store (tests inject faults here). */
+  store?: unknown
+}
+
+export interface StartTorrentInput {
+  infoHash: string
+  /** Saved .torrent bytes: the torrent starts without any tracker or magnet lookup. */
+  torrentFile?: Uint8Array
+  magnetURI?: string
+}
+
+export interface TorrentFileStats {
+  /** Absolute path on disk. */
+  path: string
+  size: number
+  downloaded: number
+  progress: number
+}
+
+export interface TorrentStats {
+  infoHash: string
+  name: string
+  hasMetadata: boolean
+  /** Pieces on disk have been verified; `done` is meaningful from here on. */
+  ready: boolean
+  done: boolean
+  progress: number
+  size: number
+  downloaded: number
+  /** Bytes uploaded since this torrent was (re)started in this process. */
+  uploaded: number
+  downloadSpeed: number
+  uploadSpeed: number
+  peers: number
+  etaSeconds: number | null
+  files: TorrentFileStats[]
+}
+
+export type TorrentEngineEvent =
+  | { type: 'metadata'; infoHash: string; name: string; size: number; files: { path: string; size: number }[]; torrentFile: Uint8Array }
+  | { type: 'ready'; infoHash: string }
+  | { type: 'done'; infoHash: string }
+  | { type: 'error'; infoHash: string; error: AgentError }
+
+export type TorrentEngineListener = (event: TorrentEngineEvent) => void
+
+export interface ReadRange {
+  start?: number
+  /** Inclusive. */
+  end?: number
+}
+
+export interface TorrentEngine {
+  /** Parses a magnet or info hash, or fetches a .torrent over HTTP(S); typed errors for bad input. */
+  resolveSource(source: string, options?: { signal?: AbortSignal }): Promise<ResolvedSource>
+  /** Starts (or joins) the torrent and subscribes to its facts; idempotent per info hash. Returns an unsubscribe. */
+  start(input: StartTorrentInput, listener: TorrentEngineListener): () => void
+  /** Stops all traffic of the torrent, keeping its files, metadata and verified-piece map. */
+  pause(infoHash: string): Promise<void>
+  /** Starts a paused torrent again with its earlier input and listeners. */
+  resume(infoHash: string): Promise<void>
+  /** Forgets the torrent; with deleteFiles its files go too (torrentFile names them when it is not loaded). */
+  remove(infoHash: string, options: { deleteFiles: boolean; torrentFile?: Uint8Array }): Promise<void>
+  stats(infoHash: string): TorrentStats | undefined
+  /**
+   * A byte range of one file while it may still be downloading: the stream waits for the pieces
+   * it needs and makes them the torrent's most urgent ones.
+   */
+  createReadStream(infoHash: string, fileIndex: number, range?: ReadRange): Readable
+  /** The peer port, once listening. */
+  listening(): Promise<{ port: number }>
+  close(): Promise<void>
+}
+
+interface Entry {
+  input: StartTorrentInput
+  listeners: Set<TorrentEngineListener>
+  torrent: Torrent | null
+  bitfield?: Uint8Array
+  torrentFile?: Uint8Array
+  paused: boolean
+  /** Serialises start/stop/remove of one torrent. */
+  chain: Promise<void>
+}
+
+export class WebTorrentEngine implements TorrentEngine {
+  readonly #options: TorrentEngineOptions
+  readonly #log: Logger
+  readonly #client: WebTorrent
+  readonly #entries = new Map<string, Entry>()
+  readonly #signals = new EventEmitter()
+  /**
+   * Tracker announces go through fetch; without this dispatcher they would share the global,
+   * keep-alive pool. Trackers like opentracker answer HTTP/1.1 without `Connection: close` and
+   * then close the connection: an announce sent in that gap (another torrent's, a moment after
+   * a response) lands on the dying socket and fails with "other side closed", and webtorrent
+   * does not announce again for the tracker's whole interval (30 min) - a seeder invisible to
+   * peers, a leecher without peers. One connection per announce removes the race.
+   */
+  readonly #trackerDispatcher = new Agent({ pipelining: 0 })
+  #closed = false
+
+  constructor(options: TorrentEngineOptions) {
+    this.#options = options
+    this.#log = options.logger
+    this.#signals.setMaxListeners(0)
+    this.#client = new WebTorrent({
+      // `wrtc: false`: no WebSocket (WebRTC-signalling) trackers, which would be handed the
+      // dispatcher as a socket agent; WebRTC is a removed feature anyway (docs/torrents.md).
+      tracker: { wrtc: false, proxyOpts: { httpAgent: this.#trackerDispatcher, httpsAgent: this.#trackerDispatcher } },
+      dht: options.dht ?? defaults.torrentDht,
+      lsd: options.lsd ?? defaults.torrentLsd,
+      utPex: options.pex ?? defaults.torrentPex,
+      utp: options.utp ?? defaults.torrentUtp,
+      natUpnp: options.natUpnp ?? defaults.torrentNatUpnp,
+      natPmp: options.natPmp ?? defaults.torrentNatPmp,
+      torrentPort: options.torrentPort ?? defaults.torrentPort,
+      maxConns: options.maxConns ?? defaults.torrentMaxConns,
+    })
+    // Torrent errors reach here only when a torrent has no 'error' listener; keep the process up.
+    this.#client.on('error', (err: Error) => this.#log.error({ err }, 'torrent client error'))
+  }
+
+  resolveSource(source: string, options: { signal?: AbortSignal } = {}): Promise<ResolvedSource> {
+    return resolveTorrentSource(source, {
+      torrentFileMaxBytes: this.#options.torrentFileMaxBytes,
+      fetchTimeoutMs: this.#options.fetchTimeoutMs,
+      dispatcher: this.#options.dispatcher,
+      signal: options.signal,
+    })
+  }
+
+  start(input: StartTorrentInput, listener: TorrentEngineListener): () => void {
+    const infoHash = input.infoHash.toLowerCase()
+    let entry = this.#entries.get(infoHash)
+    if (!entry) {
+      entry = { input: { ...input, infoHash }, listeners: new Set(), torrent: null, paused: false, chain: Promise.resolve() }
+      this.#entries.set(infoHash, entry)
+    }
+    if (input.torrentFile && !entry.torrentFile) entry.torrentFile = input.torrentFile
+    if (input.magnetURI && !entry.input.magnetURI) entry.input.magnetURI = input.magnetURI
+    entry.listeners.add(listener)
+    entry.paused = false
+    this.#enqueue(entry, () => this.#launch(infoHash))
+    const current = entry
+    return () => {
+      current.listeners.delete(listener)
+    }
+  }
+
+  pause(infoHash: string): Promise<void> {
+    const entry = this.#entries.get(infoHash.toLowerCase())
+    if (!entry) return Promise.resolve()
+    entry.paused = true
+    return this.#enqueue(entry, () => this.#halt(entry))
+  }
+
+  resume(infoHash: string): Promise<void> {
+    const key = infoHash.toLowerCase()
+    const entry = this.#entries.get(key)
+    if (!entry) return Promise.reject(new TorrentNotFoundError(`no torrent ${key} to resume`))
+    entry.paused = false
+    return this.#enqueue(entry, () => this.#launch(key))
+  }
+
+  async remove(infoHash: string, options: { deleteFiles: boolean; torrentFile?: Uint8Array }): Promise<void> {
+    const key = infoHash.toLowerCase()
+    const entry = this.#entries.get(key)
+    let torrentFile = options.torrentFile
+    if (entry) {
+      entry.paused = true
+      await this.#enqueue(entry, () => this.#halt(entry))
+      torrentFile = entry.torrentFile ?? torrentFile
+      entry.listeners.clear()
+      if (this.#entries.get(key) === entry) this.#entries.delete(key)
+    }
+    this.#signals.emit(`gone:${key}`)
+    if (options.deleteFiles && torrentFile) await this.#deleteFiles(torrentFile)
+  }
+
+  stats(infoHash: string): TorrentStats | undefined {
+    const entry = this.#entries.get(infoHash.toLowerCase())
+    const torrent = entry?.torrent
+    if (!entry || !torrent || torrent.destroyed) return undefined
+    const hasMetadata = torrent.files.length > 0 && Boolean(torrent.bitfield)
+    const eta = torrent.timeRemaining
+    return {
+      infoHash: torrent.infoHash,
+      name: torrent.name ?? '',
+      hasMetadata,
+      ready: torrent.ready,
+      done: torrent.done,
+      progress: hasMetadata ? torrent.progress : 0,
+      size: hasMetadata ? torrent.length : 0,
+      downloaded: hasMetadata ? torrent.downloaded : 0,
+      uploaded: torrent.uploaded,
+      downloadSpeed: Math.round(torrent.downloadSpeed),
+      uploadSpeed: Math.round(torrent.uploadSpeed),
+      peers: torrent.numPeers,
+      etaSeconds: torrent.done ? 0 : Number.isFinite(eta) ? Math.round(eta / 1000) : null,
+      files: hasMetadata
+        ? torrent.files.map((file) => ({
+            path: torrentFilePath(torrent.path, file.path),
+            size: file.length,
+            downloaded: file.downloaded,
+            progress: file.length === 0 ? 1 : file.progress,
+          }))
+        : [],
+    }
+  }
+
+  createReadStream(infoHash: string, fileIndex: number, range: ReadRange = {}): Readable {
+    const key = infoHash.toLowerCase()
+    const whenReady = () => this.#whenReady(key)
+    async function* read(): AsyncGenerator<Buffer> {
+      const torrent = await whenReady()
+      const file = torrent.files[fileIndex]
+      if (!file) throw new TorrentNotFoundError(`torrent ${key} has no file ${fileIndex} (it has ${torrent.files.length})`)
+      const start = range.start ?? 0
+      const end = Math.min(range.end ?? file.length - 1, file.length - 1)
+      if (!Number.isSafeInteger(start) || start < 0 || start > end) {
+        if (file.length === 0 || start === end + 1) return
+        throw new TorrentNotFoundError(`range ${start}-${range.end ?? ''} is outside file ${fileIndex} of ${file.length} bytes`)
+      }
+      let remaining = end - start + 1
+      const iterator = file[Symbol.asyncIterator]({ start, end })
+      try {
+        while (remaining > 0) {
+          const step = await iterator.next()
+          if (step.done) break
+          const chunk = step.value
+          // webtorrent reads `end: 0` as "to the end of the file": cut at what was asked for.
+          const take = Math.min(chunk.length, remaining)
+          remaining -= take
+          yield Buffer.from(chunk.buffer, chunk.byteOffset, take)
+        }
+      } finally {
+        await iterator.return?.()
+      }
+      if (remaining > 0) throw new TorrentNotFoundError(`torrent ${key} stopped while file ${fileIndex} was being read (${remaining} bytes short)`)
+    }
+    return Readable.from(read(), { objectMode: false })
+  }
+
+  async listening(): Promise<{ port: number }> {
+    if (!this.#client.listening) await once(this.#client, 'listening')
+    return { port: this.#client.address()?.port ?? this.#client.torrentPort }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    for (const entry of this.#entries.values()) entry.listeners.clear()
+    await Promise.allSettled([...this.#entries.values()].map((entry) => entry.chain))
+    for (const key of this.#entries.keys()) this.#signals.emit(`gone:${key}`)
+    await withTimeout(
+      new Promise<void>((done) => this.#client.destroy(() => done())),
+      this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs,
+    )
+    await this.#trackerDispatcher.destroy().catch(() => {})
+  }
+
+  #enqueue(entry: Entry, step: () => Promise<void>): Promise<void> {
+    const next = entry.chain.then(step, step)
+    entry.chain = next.catch((err: unknown) => this.#log.warn({ err }, 'torrent engine step failed'))
+    return next
+  }
+
+  async #launch(infoHash: string): Promise<void> {
+    const entry = this.#entries.get(infoHash)
+    if (!entry || entry.paused || this.#closed || (entry.torrent && !entry.torrent.destroyed)) return
+    let parsed: ParsedTorrent
+    try {
+      parsed = entry.torrentFile
+        ? await parseTorrentFile(entry.torrentFile, `saved metadata of ${infoHash}`)
+        : await parseTorrent(entry.input.magnetURI ?? `magnet:?xt=urn:btih:${infoHash}`)
+    } catch (err) {
+      this.#emit(entry, { type: 'error', infoHash, error: err instanceof AgentError ? err : new TorrentEngineError((err as Error).message, { cause: err }) })
+      return
+    }
+    if (this.#options.announce) parsed.announce = [...this.#options.announce]
+    const addOptions: AddOptions = { path: resolve(this.#options.downloadDir) }
+    if (entry.bitfield) addOptions.bitfield = entry.bitfield
+    if (this.#options.store) addOptions.store = this.#options.store
+    const torrent = this.#client.add(parsed, addOptions)
+    entry.torrent = torrent
+    this.#retryAnnounces(torrent, infoHash)
+    torrent.on('metadata', () => {
+      entry.torrentFile = torrent.torrentFile
+      this.#emit(entry, {
+        type: 'metadata',
+        infoHash,
+        name: torrent.name,
+        size: torrent.length,
+        files: torrent.files.map((file) => ({ path: torrentFilePath(torrent.path, file.path), size: file.length })),
+        torrentFile: torrent.torrentFile,
+      })
+    })
+    torrent.on('ready', () => {
+      this.#signals.emit(`ready:${infoHash}`, torrent)
+      this.#emit(entry, { type: 'ready', infoHash })
+    })
+    torrent.on('done', () => this.#emit(entry, { type: 'done', infoHash }))
+    torrent.on('warning', (err: Error) => this.#log.debug({ err, infoHash }, 'torrent warning'))
+    torrent.on('error', (err: Error) => {
+      if (entry.torrent === torrent) entry.torrent = null
+      this.#signals.emit(`gone:${infoHash}`)
+      this.#emit(entry, { type: 'error', infoHash, error: toTorrentError(err, torrent.name || infoHash, this.#options.downloadDir) })
+    })
+  }
+
+  async #halt(entry: Entry): Promise<void> {
+    const torrent = entry.torrent
+    entry.torrent = null
+    if (!torrent || torrent.destroyed) return
+    // A verified-piece map lets a resume check a couple of pieces per file instead of all.
+    if (torrent.ready && torrent.bitfield) entry.bitfield = new Uint8Array(torrent.bitfield.buffer)
+    this.#signals.emit(`gone:${entry.input.infoHash}`)
+    await withTimeout(
+      new Promise<void>((done) => torrent.destroy({ destroyStore: false }, () => done())),
+      this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs,
+    )
+  }
+
+  /**
+   * webtorrent announces `started` (and `completed` when done) once and then only every tracker
+   * interval (30 min): an announce that fails - a tracker restarting, a connection it drops -
+   * leaves a seeder invisible to that tracker's peers and a leecher without peers for that long.
+   * Here every tracker that has not answered since the torrent started (or finished) is asked
+   * again, after announceRetryMinMs doubling up to announceRetryMaxMs, until it answers.
+   */
+  #retryAnnounces(torrent: Torrent, infoHash: string): void {
+    const minMs = this.#options.announceRetryMinMs ?? defaults.torrentAnnounceRetryMinMs
+    const maxMs = this.#options.announceRetryMaxMs ?? defaults.torrentAnnounceRetryMaxMs
+    /** Every tracker owes an answer to an announce sent after this (start, then done). */
+    let since = Date.now()
+    const answeredAt = new Map<string, number>()
+    let client: TrackerClient | undefined
+    let timer: NodeJS.Timeout | undefined
+    let delay = minMs
+    const unanswered = () => (client?._trackers ?? []).filter((t) => !t.destroyed && (answeredAt.get(t.announceUrl) ?? -1) < since)
+    const onUpdate = (data: { announce?: string }) => {
+      if (data.announce) answeredAt.set(data.announce, Date.now())
+      if (unanswered().length === 0) {
+        clearTimeout(timer)
+        timer = undefined
+        delay = minMs
+      }
+    }
+    const schedule = () => {
+      if (timer || torrent.destroyed || unanswered().length === 0) return
+      timer = setTimeout(retry, delay)
+      timer.unref()
+    }
+    const retry = () => {
+      timer = undefined
+      if (torrent.destroyed || !client) return
+      const stale = unanswered()
+      if (stale.length === 0) return
+      this.#log.debug({ infoHash, trackers: stale.map((t) => t.announceUrl), delayMs: delay }, 'announcing again to trackers that did not answer')
+      for (const tracker of stale) {
+        const opts = client._defaultAnnounceOpts?.(answeredAt.has(tracker.announceUrl) ? {} : { event: 'started' })
+        if (opts) tracker.announce(opts)
+      }
+      delay = Math.min(delay * 2, maxMs)
+      // An announce that fails again warns again, which schedules the next try.
+    }
+    const hook = (discovery: { tracker?: TrackerClient | null } | null | undefined) => {
+      const next = discovery?.tracker ?? undefined
+      if (next === client) return
+      client?.off('update', onUpdate).off('warning', schedule)
+      client = next
+      client?.on('update', onUpdate).on('warning', schedule)
+    }
+    // The tracker client exists from the moment webtorrent creates the torrent's discovery
+    // (after verification for a .torrent, at once for a magnet): hook in right there, before
+    // its first announce can answer or fail.
+    let discovery = (torrent as unknown as { discovery?: { tracker?: TrackerClient | null } | null }).discovery ?? null
+    hook(discovery)
+    Object.defineProperty(torrent, 'discovery', {
+      configurable: true,
+      enumerable: true,
+      get: () => discovery,
+      set: (value: typeof discovery) => {
+        discovery = value
+        hook(value)
+      },
+    })
+    torrent.on('done', () => {
+      since = Date.now()
+    })
+    torrent.once('close', () => {
+      clearTimeout(timer)
+      hook(null)
+    })
+  }
+
+  #emit(entry: Entry, event: TorrentEngineEvent): void {
+    for (const listener of [...entry.listeners]) {
+      try {
+        listener(event)
+      } catch (err) {
+        this.#log.error({ err, event: event.type }, 'torrent listener threw')
+      }
+    }
+  }
+
+  async #whenReady(infoHash: string): Promise<Torrent> {
+    const torrent = this.#entries.get(infoHash)?.torrent
+    if (torrent && torrent.ready && !torrent.destroyed) return torrent
+    if (!this.#entries.has(infoHash) || this.#closed) throw new TorrentNotFoundError(`no active torrent ${infoHash}`)
+    return new Promise<Torrent>((resolveReady, reject) => {
+      const onReady = (ready: Torrent) => {
+        cleanup()
+        resolveReady(ready)
+      }
+      const onGone = () => {
+        cleanup()
+        reject(new TorrentNotFoundError(`torrent ${infoHash} stopped before its data could be read`))
+      }
+      const cleanup = () => {
+        this.#signals.off(`ready:${infoHash}`, onReady)
+        this.#signals.off(`gone:${infoHash}`, onGone)
+      }
+      this.#signals.on(`ready:${infoHash}`, onReady)
+      this.#signals.on(`gone:${infoHash}`, onGone)
+    })
+  }
+
+  async #deleteFiles(torrentFile: Uint8Array): Promise<void> {
+    const parsed = await parseTorrentFile(torrentFile, 'saved metadata')
+    const root = resolve(this.#options.downloadDir)
+    const dirs = new Set<string>()
+    for (const file of parsed.files ?? []) {
+      const path = torrentFilePath(root, file.path)
+      await rm(path, { force: true })
+      for (let dir = dirname(path); dir.startsWith(root + '/'); dir = dirname(dir)) dirs.add(dir)
+    }
+    // Deepest first; a directory that still holds anything else stays.
+    for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => {})
+  }
+}
+
+/** The parts of bittorrent-tracker's client (webtorrent's `torrent.discovery.tracker`) used to announce again. */
+interface TrackerClient extends EventEmitter {
+  _trackers?: { announceUrl: string; destroyed?: boolean; announce(opts: Record<string, unknown>): void }[]
+  _defaultAnnounceOpts?(opts: Record<string, unknown>): Record<string, unknown>
+}
+
+/** Maps an engine failure to a typed error; a full disk says "no space left" (protocol task `error`). */
+export function toTorrentError(err: unknown, name: string, downloadDir: string): AgentError {
+  if (err instanceof AgentError) return err
+  const error = err as NodeJS.ErrnoException
+  const message = error?.message ?? String(err)
+  if (error?.code === 'ENOSPC' || /no space left/i.test(message)) {
+    return new TorrentDiskFullError(`no space left on device while writing "${name}" to ${downloadDir}`, { cause: err })
+  }
+  return new TorrentEngineError(`${name}: ${message}`, { cause: err })
+}
+
+async function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([promise, new Promise<void>((done) => { timer = setTimeout(done, ms); timer.unref() })])
+  clearTimeout(timer)
+}

@@ -1,0 +1,346 @@
+import { fromCallback, fromPromise } from 'xstate'
+import type { Dispatcher } from 'undici'
+import { streamServerHost } from '../config/defaults.js'
+import { timing, type AgentConfig } from '../config/schema.js'
+import { HlsUnavailableError } from '../errors.js'
+import type { Logger } from '../log.js'
+import { sessionMachine, type SessionEvent, type SessionInput, type SessionMediaInput, type SessionReadyInput } from '../machines/session.machine.js'
+import type { SessionReport, StreamSession } from '../protocol/wire.js'
+import type { RouteHandler } from '../server/routes/context.js'
+import { createStreamServer, type SessionEntry, type SessionRegistry, type StreamServer } from '../server/stream-server.js'
+import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
+import type { ServerApi } from '../services/http/server-api.js'
+import { createSessionSource, type SessionSource, type SessionSourceDeps } from '../services/media/session-source.js'
+import type { Closer } from './create-system.js'
+
+// Binds the pure session machine (src/machines/session.machine.ts) to the stream server's
+// registry, the byte sources, the HLS engine and the session-ready call, and starts the stream
+// server (docs/sessions.md, docs/stream-server.md "Wiring"). implementations.ts builds this part.
+
+/** The HLS engine's contract (src/services/hls/engine.ts); an optional dependency of this part. */
+export interface HlsEngine {
+  start(
+    params: { sessionId: string; session: StreamSession; source: string },
+    events: {
+      onReady(info: { cacheHit: boolean }): void
+      onReadinessTimeout(): void
+      onFailed(error: Error): void
+    },
+  ): HlsSessionHandle
+  routes: RouteHandler
+}
+
+export interface HlsSessionHandle {
+  stop(): Promise<void>
+}
+
+// ---- the registry the stream server reads ------------------------------------------------------
+
+export interface MutableSessionRegistry extends SessionRegistry {
+  set(sessionId: string, entry: SessionEntry): void
+  /** Removes the entry only when it is still `entry` (a newer one for the same id stays). */
+  delete(sessionId: string, entry?: SessionEntry): void
+  readonly size: number
+}
+
+export function createSessionRegistry(): MutableSessionRegistry {
+  const entries = new Map<string, SessionEntry>()
+  return {
+    get: (sessionId) => entries.get(sessionId),
+    set: (sessionId, entry) => {
+      entries.set(sessionId, entry)
+    },
+    delete: (sessionId, entry) => {
+      if (entry === undefined || entries.get(sessionId) === entry) entries.delete(sessionId)
+    },
+    get size() {
+      return entries.size
+    },
+  }
+}
+
+// ---- what the next sync reports ----------------------------------------------------------------
+
+/**
+ * The `sessions` of the sync request (protocol.md 1), fed by the session actors' `publish`
+ * action. A session reports its state while its actor lives; `ended` is reported until one sync
+ * carrying it succeeded, then the session is left out (docs/sessions.md "Reporting").
+ */
+export interface SessionReportLedger {
+  publish(report: SessionReport): void
+  /** A session actor crashed: reported failed while the server lists it, then ended once. */
+  crashed(sessionId: string, error: string): void
+  /** Called when a cycle starts (SyncStateSource.collect). */
+  collect(): SessionReport[]
+  /** Called after every successful sync with the server's list. */
+  syncSucceeded(listed: readonly StreamSession[]): void
+}
+
+export function createSessionReportLedger(): SessionReportLedger {
+  const entries = new Map<string, { report: SessionReport; finalSent: boolean; crashed: boolean }>()
+  return {
+    publish(report) {
+      entries.set(report.sessionId, { report, finalSent: false, crashed: false })
+    },
+    crashed(sessionId, error) {
+      const cacheHit = entries.get(sessionId)?.report.cacheHit ?? false
+      entries.set(sessionId, { report: { sessionId, state: 'failed', cacheHit, error }, finalSent: false, crashed: true })
+    },
+    collect() {
+      const reports: SessionReport[] = []
+      for (const entry of entries.values()) {
+        if (entry.report.state === 'ended') entry.finalSent = true
+        reports.push({ ...entry.report })
+      }
+      return reports
+    },
+    syncSucceeded(listed) {
+      const ids = new Set(listed.map((session) => session.sessionId))
+      for (const [sessionId, entry] of entries) {
+        if (entry.finalSent) entries.delete(sessionId)
+        else if (entry.crashed && !ids.has(sessionId)) {
+          // No actor will say `ended` for a crashed session: say it here, once.
+          entries.set(sessionId, { report: { sessionId, state: 'ended', cacheHit: entry.report.cacheHit }, finalSent: false, crashed: false })
+        }
+      }
+    },
+  }
+}
+
+// ---- sources ---------------------------------------------------------------------------------
+
+export type OpenSourceDeps = Omit<SessionSourceDeps, 'signal'>
+
+/**
+ * The source of a direct-play session, proven to answer: a debrid link gets its one HEAD
+ * (createSessionSource), a file is opened and fstat'ed (the descriptor then serves the first
+ * player requests from the open-file cache). Throws what the source throws.
+ */
+export async function openDirectSource(session: StreamSession, deps: OpenSourceDeps, signal: AbortSignal): Promise<SessionSource> {
+  const opened = await createSessionSource(session, { ...deps, signal })
+  try {
+    const probe = await opened.source.open(signal)
+    await probe.close()
+  } catch (error) {
+    await opened.dispose().catch(() => undefined)
+    throw error
+  }
+  return opened
+}
+
+/** What ffmpeg reads for an HLS session: the direct link when present, else the local path. */
+export function hlsSourceOf(session: StreamSession): string {
+  return session.DirectURL !== undefined && session.DirectURL !== '' ? session.DirectURL : session.filePath ?? ''
+}
+
+// ---- the machine, bound ------------------------------------------------------------------------
+
+export interface SessionLogicDeps {
+  logger: Logger
+  registry: MutableSessionRegistry
+  ledger: SessionReportLedger
+  api: Pick<ServerApi, 'sessionReady'>
+  /** A change the server must see now: `controlPlane.changed`. */
+  changed: (reason: string) => void
+  openSource: (session: StreamSession, signal: AbortSignal) => Promise<SessionSource>
+  hlsEngine?: HlsEngine | undefined
+}
+
+export interface SessionLogic {
+  machine: typeof sessionMachine
+  /**
+   * Stops the source or engine of a session whose actor crashed: XState does not stop the
+   * children of an actor that errors (they would be orphaned, still served and never disposed).
+   */
+  release(sessionId: string): void
+  /** Resolves when every source dispose and engine stop started so far has finished. */
+  settle(): Promise<void>
+}
+
+export function createSessionLogic(deps: SessionLogicDeps): SessionLogic {
+  const log = deps.logger
+  const pending = new Set<Promise<unknown>>()
+  /** The cleanup of each session's running source or engine actor. */
+  const running = new Map<string, () => void>()
+  const hold = (sessionId: string, cleanup: () => void): (() => void) => {
+    let done = false
+    const once = () => {
+      if (done) return
+      done = true
+      if (running.get(sessionId) === once) running.delete(sessionId)
+      cleanup()
+    }
+    running.set(sessionId, once)
+    return once
+  }
+  const track = (promise: Promise<unknown>) => {
+    const tracked = promise.catch((err: unknown) => log.warn({ err }, 'stream session cleanup failed')).finally(() => pending.delete(tracked))
+    pending.add(tracked)
+  }
+
+  const machine = sessionMachine.provide({
+    actors: {
+      directSource: fromCallback<SessionEvent, SessionMediaInput>(({ input, sendBack }) => {
+        const { session } = input
+        const controller = new AbortController()
+        let stopped = false
+        let held: { source: SessionSource; entry: SessionEntry } | undefined
+        const opening = deps.openSource(session, controller.signal).then(
+          (source) => {
+            if (stopped) return source.dispose()
+            const entry: SessionEntry = { session, source: source.source }
+            held = { source, entry }
+            deps.registry.set(session.sessionId, entry)
+            sendBack({ type: 'source.opened' })
+            return undefined
+          },
+          (error: unknown) => {
+            if (!stopped) sendBack({ type: 'source.failed', error })
+          },
+        )
+        track(opening)
+        return hold(session.sessionId, () => {
+          stopped = true
+          controller.abort()
+          if (held === undefined) return
+          deps.registry.delete(session.sessionId, held.entry)
+          track(held.source.dispose())
+          held = undefined
+        })
+      }),
+      hlsEngine: fromCallback<SessionEvent, SessionMediaInput>(({ input, sendBack }) => {
+        const { session } = input
+        const engine = deps.hlsEngine
+        if (engine === undefined) {
+          sendBack({ type: 'engine.failed', error: new HlsUnavailableError('HLS transcoding is not available in this build') })
+          return undefined
+        }
+        let stopped = false
+        const handle = engine.start({ sessionId: session.sessionId, session, source: hlsSourceOf(session) }, {
+          onReady: (info) => {
+            if (!stopped) sendBack({ type: 'engine.ready', cacheHit: info.cacheHit })
+          },
+          onReadinessTimeout: () => {
+            if (!stopped) sendBack({ type: 'engine.readinessTimeout' })
+          },
+          onFailed: (error) => {
+            if (!stopped) sendBack({ type: 'engine.failed', error })
+          },
+        })
+        return hold(session.sessionId, () => {
+          stopped = true
+          track(handle.stop())
+        })
+      }),
+      sessionReady: fromPromise<void, SessionReadyInput>(({ input }) => deps.api.sessionReady(input.sessionId)),
+    },
+    actions: {
+      // A throw here would crash the session actor: report and carry on instead.
+      publish: (_, { report, urgent }) => {
+        try {
+          deps.ledger.publish(report)
+          if (urgent) deps.changed(`session ${report.state}`)
+        } catch (err) {
+          log.error({ err, sessionId: report.sessionId }, 'could not publish the session state')
+        }
+      },
+      log: (_, { level, msg, data }) => {
+        try {
+          log[level](data ?? {}, msg)
+        } catch {
+          // a logger that throws must not take the session down
+        }
+      },
+    },
+  })
+
+  return {
+    machine,
+    release: (sessionId) => running.get(sessionId)?.(),
+    settle: async () => {
+      while (pending.size > 0) await Promise.all([...pending])
+    },
+  }
+}
+
+// ---- the part: registry, logic, stream server ------------------------------------------------
+
+export interface SessionPartOptions {
+  config: Pick<AgentConfig, 'stream' | 'library' | 'downloads' | 'transcode' | 'testing'>
+  logger: Logger
+  api: Pick<ServerApi, 'sessionReady'>
+  ledger: SessionReportLedger
+  /** The signing secret in force: the config's override, else the one from register. */
+  secret: () => string | undefined
+  changed: (reason: string) => void
+  /** The HLS engine; without it an hls session fails with MA_ERR_HLS_UNAVAILABLE. */
+  hlsEngine?: HlsEngine | undefined
+  /** The torrent engine's incomplete files (in-progress-file-source.ts). */
+  inProgress?: SessionSourceDeps['inProgress']
+  /** Where the stream server binds; 0.0.0.0 (contract 1.11) unless a test says loopback. */
+  streamHost?: string
+  /** Extra trust for debrid links (tests with a self-signed upstream), or a dispatcher. */
+  ca?: SessionSourceDeps['ca']
+  dispatcher?: Dispatcher
+}
+
+export interface SessionPart {
+  /** The root's `session` actor logic. */
+  logic: typeof sessionMachine
+  /** See SessionLogic.release: call when the root reports a session actor crashed. */
+  release(sessionId: string): void
+  sessionInput: Omit<SessionInput, 'session'>
+  registry: MutableSessionRegistry
+  server: StreamServer
+  closers: Closer[]
+}
+
+/** Starts the stream server (throws MA_ERR_STREAM_LISTEN) and binds the session machine. */
+export async function startSessionPart(options: SessionPartOptions): Promise<SessionPart> {
+  const { config } = options
+  const logger = options.logger.child({ component: 'sessions' })
+  const registry = createSessionRegistry()
+  let ffmpegPath: string | undefined
+  try {
+    ffmpegPath = resolveFfmpegBinary('ffmpeg', { configuredPath: config.transcode.ffmpegPath })
+  } catch (err) {
+    logger.warn({ err }, 'thumbnails are off: ffmpeg not found')
+  }
+  const sourceDeps: OpenSourceDeps = {
+    logger,
+    ...(options.inProgress ? { inProgress: options.inProgress } : {}),
+    ...(options.ca !== undefined ? { ca: options.ca } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  }
+  const logic = createSessionLogic({
+    logger,
+    registry,
+    ledger: options.ledger,
+    api: options.api,
+    changed: options.changed,
+    openSource: (session, signal) => openDirectSource(session, sourceDeps, signal),
+    hlsEngine: options.hlsEngine,
+  })
+  const server = await createStreamServer({
+    host: options.streamHost ?? streamServerHost,
+    port: config.stream.port,
+    logger: options.logger,
+    sessions: registry,
+    secret: options.secret,
+    ...(ffmpegPath !== undefined ? { ffmpegPath } : {}),
+    allowedRoots: () => [...config.library.paths, config.downloads.dir],
+    routes: options.hlsEngine ? { hls: options.hlsEngine.routes } : {},
+  })
+  return {
+    logic: logic.machine,
+    release: logic.release,
+    sessionInput: { readinessDeadlineMs: timing(config, 'readinessDeadlineMs') },
+    registry,
+    server,
+    closers: [
+      { name: 'streamServer', close: () => server.close() },
+      // The session actors have stopped by now; their sources and engines finish stopping here.
+      { name: 'sessions', close: () => logic.settle() },
+    ],
+  }
+}

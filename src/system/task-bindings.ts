@@ -1,0 +1,302 @@
+import { createActor, fromCallback, fromPromise, type ActorRefFrom } from 'xstate'
+import * as defaults from '../config/defaults.js'
+import { TorrentDuplicateError, toAgentError } from '../errors.js'
+import type { Logger } from '../log.js'
+import {
+  taskMachine,
+  taskRecordOf,
+  taskReportOf,
+  taskStateOf,
+  type RemoveTaskInput,
+  type ResolveSourceInput,
+  type ResolveSourceOutput,
+  type TaskEvent,
+  type TaskInput,
+  type TaskRecord,
+  type TorrentActorInput,
+} from '../machines/task.machine.js'
+import type { IncomingControl, SyncAction, TaskReport, TaskState } from '../protocol/wire.js'
+import type { TorrentEngine, TorrentEngineEvent, TorrentStats } from '../services/torrent/engine.js'
+import type { TasksStore } from '../services/torrent/tasks-store.js'
+
+// Binds the pure task machine to the torrent engine and the tasks store (design.md house rule 1),
+// and offers a TaskManager facade that applies the server's task actions and controls
+// (protocol.md 1) to one actor per task, `task:<taskId>`.
+
+export interface TaskBindingsOptions {
+  engine: TorrentEngine
+  store: TasksStore
+  logger: Logger
+  progressIntervalMs?: number
+  /** A task changed state in a way the server must see (sync now). */
+  onChange?: (change: { taskId: string; state: TaskState }) => void
+}
+
+export interface TaskBindings {
+  /** The task machine with its real actors and actions; spawn it as `task:<taskId>`. */
+  machine: typeof taskMachine
+  /** Which task holds an info hash: one download per info hash. */
+  claims: Map<string, string>
+  /** Resolves when metadata saves and engine stops started by the actors have finished. */
+  settle(): Promise<void>
+  /** Registers the info hashes of tasks read from tasks.json before their actors start. */
+  restore(records: readonly TaskRecord[]): void
+}
+
+/** The input of a `task:<taskId>` actor for a new add_task, or for a task read from tasks.json. */
+export function taskInputFor(from: { taskId: string; source: string } | TaskRecord, seedRatio: number, now: () => number = Date.now): TaskInput {
+  if ('taskId' in from) return { taskId: from.taskId, source: from.source, seedRatio, addedAt: now() }
+  return { taskId: from.id, source: from.source, seedRatio, addedAt: from.addedAt, restored: from }
+}
+
+export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
+  const { engine, store, logger } = options
+  const log = logger
+  const progressIntervalMs = options.progressIntervalMs ?? defaults.torrentProgressIntervalMs
+  const claims = new Map<string, string>()
+  const pending = new Set<Promise<unknown>>()
+  const track = (promise: Promise<unknown>) => {
+    const tracked = promise.finally(() => pending.delete(tracked))
+    pending.add(tracked)
+  }
+
+  const claim = (infoHash: string, taskId: string) => {
+    const holder = claims.get(infoHash)
+    if (holder !== undefined && holder !== taskId) {
+      throw new TorrentDuplicateError(`info hash ${infoHash} is already task ${holder}; this task is a duplicate and downloads nothing`, { infoHash, existingTaskId: holder })
+    }
+    claims.set(infoHash, taskId)
+  }
+
+  const machine = taskMachine.provide({
+    actors: {
+      resolveSource: fromPromise<ResolveSourceOutput, ResolveSourceInput>(async ({ input, signal }) => {
+        const resolved = await engine.resolveSource(input.source, { signal })
+        if (signal.aborted) throw new Error('task left the queue while its source was being resolved')
+        claim(resolved.infoHash, input.taskId)
+        if (resolved.torrentFile) await store.saveMetadata(resolved.infoHash, resolved.torrentFile)
+        return { infoHash: resolved.infoHash, name: resolved.name }
+      }),
+      torrent: fromCallback<TaskEvent, TorrentActorInput>(({ input, sendBack }) => {
+        const { infoHash, taskId } = input
+        let stopped = false
+        let unsubscribe = () => {}
+        let timer: NodeJS.Timeout | undefined
+        const tick = () => {
+          const stats = engine.stats(infoHash)
+          if (stats) sendBack({ type: 'engine.progress', progress: toProgress(stats) })
+        }
+        const onEvent = (event: TorrentEngineEvent) => {
+          if (stopped) return
+          switch (event.type) {
+            case 'metadata':
+              track(store.saveMetadata(infoHash, event.torrentFile).catch((err: unknown) => log.warn({ err, taskId }, 'cannot save torrent metadata')))
+              sendBack({ type: 'engine.metadata', name: event.name, size: event.size, files: event.files.map((f) => ({ path: f.path, size: f.size, progress: 0 })) })
+              tick()
+              break
+            case 'ready':
+              tick()
+              break
+            case 'done':
+              tick()
+              sendBack({ type: 'engine.done' })
+              break
+            case 'error':
+              log.warn({ err: event.error, taskId, infoHash }, 'task failed')
+              sendBack({ type: 'engine.error', message: event.error.message, code: event.error.code })
+              break
+          }
+        }
+        void (async () => {
+          try {
+            claim(infoHash, taskId)
+            const torrentFile = await store.readMetadata(infoHash)
+            if (stopped) return
+            const magnetURI = /^magnet:/i.test(input.source) ? input.source : `magnet:?xt=urn:btih:${infoHash}`
+            unsubscribe = engine.start({ infoHash, torrentFile, magnetURI }, onEvent)
+            timer = setInterval(tick, progressIntervalMs)
+            timer.unref?.()
+          } catch (err) {
+            const error = toAgentError(err)
+            if (!stopped) sendBack({ type: 'engine.error', message: error.message, code: error.code })
+          }
+        })()
+        return () => {
+          stopped = true
+          if (timer) clearInterval(timer)
+          unsubscribe()
+          // Leaving the active states (pause, error, completed, delete, shutdown) stops all traffic.
+          track(engine.pause(infoHash).catch((err: unknown) => log.warn({ err, taskId }, 'cannot stop torrent')))
+        }
+      }),
+      removeTask: fromPromise<void, RemoveTaskInput>(async ({ input }) => {
+        const { taskId, infoHash, deleteFiles } = input
+        store.remove(taskId)
+        if (infoHash === '' || claims.get(infoHash) !== taskId) return
+        claims.delete(infoHash)
+        const torrentFile = await store.readMetadata(infoHash).catch(() => undefined)
+        try {
+          await engine.remove(infoHash, { deleteFiles, torrentFile })
+        } finally {
+          await store.deleteMetadata(infoHash)
+        }
+      }),
+    },
+    actions: {
+      persist: ({ context }, params) => store.put(taskRecordOf(context), params),
+      reportChange: ({ context }, params) => options.onChange?.({ taskId: context.id, state: params.state }),
+    },
+  })
+
+  return {
+    machine,
+    claims,
+    async settle() {
+      while (pending.size > 0) await Promise.allSettled([...pending])
+    },
+    restore(records) {
+      // Tasks that do not start the engine (completed, paused, error) still own their info hash.
+      for (const record of records) if (record.infoHash !== '' && !claims.has(record.infoHash)) claims.set(record.infoHash, record.id)
+    },
+  }
+}
+
+function toProgress(stats: TorrentStats) {
+  return {
+    name: stats.name,
+    hasMetadata: stats.hasMetadata,
+    ready: stats.ready,
+    done: stats.done,
+    progress: stats.progress,
+    size: stats.size,
+    downloaded: stats.downloaded,
+    uploaded: stats.uploaded,
+    downloadSpeed: stats.downloadSpeed,
+    uploadSpeed: stats.uploadSpeed,
+    peers: stats.peers,
+    etaSeconds: stats.etaSeconds,
+    files: stats.files.map((f) => ({ path: f.path, size: f.size, progress: f.progress })),
+  }
+}
+
+export type TaskActor = ActorRefFrom<typeof taskMachine>
+
+export interface TaskManager {
+  /** Applies an add_task / delete_task action or a pause_task / resume_task control; returns whether it was a task item. */
+  apply(item: SyncAction | IncomingControl): boolean
+  /** SyncRequest.tasks (protocol.md 1). */
+  reports(): TaskReport[]
+  /** Tasks moving data or about to: queued, fetching_metadata, downloading, seeding. */
+  activeCount(): number
+  has(taskId: string): boolean
+  /** Resolves once the task's actor has finished deleting (immediately for an unknown task). */
+  whenDeleted(taskId: string): Promise<void>
+  /** Stops every task actor and its torrent (their state in tasks.json stays as it was), then flushes tasks.json. */
+  close(): Promise<void>
+}
+
+export interface TaskManagerOptions extends TaskBindingsOptions {
+  seedRatio?: number
+  now?: () => number
+}
+
+/** Loads tasks.json, restarts every task in it, and applies what the server sends from then on. */
+export async function createTaskManager(options: TaskManagerOptions): Promise<TaskManager> {
+  const log = options.logger
+  const now = options.now ?? Date.now
+  const seedRatio = options.seedRatio ?? defaults.seedRatio
+  const bindings = createTaskBindings(options)
+  const actors = new Map<string, TaskActor>()
+  const deleted = new Map<string, Promise<void>>()
+
+  let restored: TaskRecord[] = []
+  try {
+    restored = await options.store.load()
+  } catch (err) {
+    // A corrupt file has been moved aside: start empty rather than refuse to run.
+    log.error({ err }, 'tasks.json could not be loaded; starting without tasks')
+  }
+
+  const spawn = (taskId: string, input: TaskInput) => {
+    const actor = createActor(bindings.machine, { id: `task:${taskId}`, input })
+    actors.set(taskId, actor)
+    deleted.set(taskId, new Promise<void>((resolve) => {
+      actor.subscribe({
+        complete: () => {
+          actors.delete(taskId)
+          resolve()
+        },
+        error: (err) => {
+          log.error({ err, taskId }, 'task actor failed')
+          actors.delete(taskId)
+          resolve()
+        },
+      })
+    }))
+    actor.start()
+  }
+
+  bindings.restore(restored)
+  for (const record of restored) spawn(record.id, taskInputFor(record, seedRatio))
+
+  const send = (taskId: string, event: TaskEvent, what: string) => {
+    const actor = actors.get(taskId)
+    if (!actor) {
+      log.info({ taskId }, `${what} for an unknown task: acknowledged, nothing to do`)
+      return
+    }
+    actor.send(event)
+  }
+
+  return {
+    apply(input) {
+      const item = input as SyncAction | Extract<IncomingControl, { kind: 'pause_task' | 'resume_task' }>
+      if ('type' in item && item.type === 'add_task') {
+        if (actors.has(item.taskId)) {
+          log.debug({ taskId: item.taskId }, 'add_task for an existing task: nothing to do')
+          return true
+        }
+        spawn(item.taskId, taskInputFor(item, seedRatio, now))
+        return true
+      }
+      if ('type' in item && item.type === 'delete_task') {
+        send(item.taskId, { type: 'task.delete', deleteFiles: item.deleteFiles ?? false }, 'delete_task')
+        return true
+      }
+      if ('kind' in item && (item.kind === 'pause_task' || item.kind === 'resume_task')) {
+        send(String(item.taskId ?? ''), { type: item.kind === 'pause_task' ? 'task.pause' : 'task.resume' }, item.kind)
+        return true
+      }
+      return false
+    },
+    reports() {
+      const list: TaskReport[] = []
+      for (const actor of actors.values()) {
+        const report = taskReportOf(actor.getSnapshot())
+        if (report) list.push(report)
+      }
+      return list
+    },
+    activeCount() {
+      let count = 0
+      for (const actor of actors.values()) {
+        const state = taskStateOf(actor.getSnapshot())
+        if (state === 'queued' || state === 'fetching_metadata' || state === 'downloading' || state === 'seeding') count++
+      }
+      return count
+    },
+    has(taskId) {
+      return actors.has(taskId)
+    },
+    whenDeleted(taskId) {
+      if (!actors.has(taskId)) return Promise.resolve()
+      return deleted.get(taskId) ?? Promise.resolve()
+    },
+    async close() {
+      for (const actor of actors.values()) actor.stop()
+      actors.clear()
+      await bindings.settle()
+      await options.store.flush()
+    },
+  }
+}
