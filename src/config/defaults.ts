@@ -127,6 +127,11 @@ export const torrentDht = true
 export const torrentLsd = true
 export const torrentPex = true
 export const torrentUtp = true
+/**
+ * With uTP on, an outgoing uTP attempt that has not connected after this is dropped and the
+ * address is tried over TCP at once (webtorrent alone waits for four 5 s uTP timeouts).
+ */
+export const torrentUtpFallbackMs = 1_000
 export const torrentNatUpnp = true
 export const torrentNatPmp = true
 /** 0: a random free port. */
@@ -227,3 +232,10 @@ export const libraryPaths: readonly string[] = []
 
 // ---- `npm start` with no user config: the embedded default (README "Set-up") ------------------
 export const embeddedReferenceServerPort = 7880
+
+// ---- HLS from a torrent file still downloading (docs/hls.md) ----------------------------------
+//
+// Lifetime of one minted input URL. A fresh one is minted for every process (ffprobe, each
+// ffmpeg run, subtitle extraction); it must outlast the reconnects of one run (ffmpeg reopens the
+// same URL, e.g. after `-rw_timeout` while pieces arrive).
+export const hlsInputTokenTtlSeconds = 3600

@@ -11,9 +11,15 @@ import type { SessionReport, SessionReportState, StreamSession } from '../protoc
 //   hlsEngine     starts the HLS engine for the session, stops it on exit
 //   sessionReady  POST session-ready (best effort: one call, never retried, contract 3)
 //
-//   start -> direct: opening -> ready (announcing -> announced | notAnnounced)
-//         -> hls:    waitingForReadiness -> ready (announcing -> ...) | notReady -> ready.notAnnounced
+//   start -> direct: opening -> ready
+//         -> hls:    waitingForReadiness -> ready | notReady -> ready (announcement: notAnnounced)
+//   ready (parallel): announcement: announcing -> announced | notAnnounced
+//                     playback:     idle -> playing (a player fetched media: init.mp4 or a segment,
+//                                   or body bytes of a direct-play range)
 //   any -> failed (error kept) ; any -> ended (final)
+//
+// `playing` is the issue's "ready -> playing" step. It changes nothing on the wire: protocol.md's
+// SessionReport has no such state, so a playing session is reported `ready` (docs/sessions.md).
 //
 // The source/engine actor is invoked by `direct`/`hls`, so leaving them (failed, ended) stops it:
 // an ended session never holds a source or an engine.
@@ -49,6 +55,11 @@ export type SessionEvent =
   /** hlsEngine: its own watcher passed the deadline (the machine's deadline may come first). */
   | { type: 'engine.readinessTimeout' }
   | { type: 'engine.failed'; error: unknown }
+  /**
+   * From the stream server (bound in session-bindings.ts): a player fetched media of this session,
+   * init.mp4 or a segment (hls) or body bytes of a range (direct). Only `ready` takes it.
+   */
+  | { type: 'media.fetched' }
   /** From the root: the session left the sync list (`removed`) or a `stop_session` (`stopped`). */
   | { type: 'session.end'; reason: SessionEndReason }
 
@@ -180,7 +191,7 @@ export const sessionMachine = setup({
         // Readiness that still comes is reported in sync, but not announced.
         notReady: {
           on: {
-            'engine.ready': { target: 'ready.notAnnounced', actions: assign({ cacheHit: ({ event }) => event.cacheHit }) },
+            'engine.ready': { target: 'ready.announcement.notAnnounced', actions: assign({ cacheHit: ({ event }) => event.cacheHit }) },
           },
         },
         ready: readyStates(),
@@ -207,10 +218,35 @@ function readinessTimeoutLog({ context }: { context: SessionContext }) {
 }
 
 // `ready` of either kind: reported at once, announced with one session-ready call (contract 3,
-// 6.3). A failed call is logged and never retried; the report still says ready.
+// 6.3). A failed call is logged and never retried; the report still says ready. In parallel, the
+// playback region goes to `playing` when a player first fetches media; announcing goes on
+// undisturbed (a player may start before the session-ready call has answered).
 function readyStates() {
   return {
+    type: 'parallel' as const,
     entry: { type: 'publish' as const, params: ({ context }: { context: SessionContext }) => ({ report: reportFor(context, 'ready'), urgent: true }) },
+    states: {
+      announcement: announcementStates(),
+      playback: {
+        initial: 'idle' as const,
+        states: {
+          idle: {
+            on: { 'media.fetched': { target: 'playing' } },
+          },
+          playing: {
+            entry: {
+              type: 'log' as const,
+              params: ({ context }: { context: SessionContext }) => ({ level: 'info' as const, msg: 'stream session playing', data: { sessionId: context.session.sessionId } }),
+            },
+          },
+        },
+      },
+    },
+  }
+}
+
+function announcementStates() {
+  return {
     initial: 'announcing' as const,
     states: {
       announcing: {

@@ -52,8 +52,11 @@ export interface StreamServerOptions {
   thumbnailMaxQueue?: number
   thumbnailRetryAfterSeconds?: number
   maxRanges?: number
-  /** Routes added by later issues; until then their prefixes answer the usual 404. */
-  routes?: { hls?: RouteHandler }
+  /**
+   * Routes added by later issues; until then their prefixes answer the usual 404. `source`: the
+   * agent's own loopback input for an HLS session whose file is still downloading (docs/hls.md).
+   */
+  routes?: { hls?: RouteHandler; source?: RouteHandler }
 }
 
 export interface StreamServer {
@@ -92,7 +95,7 @@ export async function createStreamServer(options: StreamServerOptions): Promise<
       retryAfterSeconds: options.thumbnailRetryAfterSeconds ?? thumbnailRetryAfterSeconds,
     })
   // Maps, not objects: the first path segment is the client's (`__proto__`, `constructor`).
-  const routes = new Map<string, RouteHandler | undefined>([['stream', stream], ['thumbnail', thumbnail], ['hls', options.routes?.hls]])
+  const routes = new Map<string, RouteHandler | undefined>([['stream', stream], ['thumbnail', thumbnail], ['hls', options.routes?.hls], ['source', options.routes?.source]])
   const routeLoggers = new Map([...routes.keys()].map((route) => [route, log.child({ route })]))
 
   const verifyToken = (token: string | undefined, scope: string): boolean => {

@@ -12,7 +12,7 @@ import { createHlsPart } from './hls-part.js'
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
-import { createSessionReportLedger, startSessionPart, type SessionPartOptions } from './session-bindings.js'
+import { createSessionReportLedger, fileCompleteIn, startSessionPart, type SessionPartOptions } from './session-bindings.js'
 // ---- end sessions and stream server ----
 
 // The one wiring module (after Tailscale's tsd): builds every service from the config and binds
@@ -139,6 +139,8 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     secret: signingSecret,
     changed: requestSync,
     inProgress: tasks.inProgressFile,
+    // Issue 6: an HLS input served over loopback while downloading reads the file once complete.
+    fileComplete: fileCompleteIn(tasks),
     hlsEngine: hls.engine,
     ...deps.sessions,
   })

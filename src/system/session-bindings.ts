@@ -1,14 +1,22 @@
+import * as defaults from '../config/defaults.js'
+import { basename } from 'node:path'
 import { fromCallback, fromPromise } from 'xstate'
 import type { Dispatcher } from 'undici'
-import { streamServerHost } from '../config/defaults.js'
+import { streamMaxRanges, streamServerHost } from '../config/defaults.js'
 import { timing, type AgentConfig } from '../config/schema.js'
-import { HlsUnavailableError } from '../errors.js'
+import { HlsUnavailableError, InternalError, SourceMissingError } from '../errors.js'
 import type { Logger } from '../log.js'
 import { sessionMachine, type SessionEvent, type SessionInput, type SessionMediaInput, type SessionReadyInput } from '../machines/session.machine.js'
 import type { SessionReport, StreamSession } from '../protocol/wire.js'
 import type { RouteHandler } from '../server/routes/context.js'
 import { createStreamServer, type SessionEntry, type SessionRegistry, type StreamServer } from '../server/stream-server.js'
+import { createStreamRoute } from '../server/routes/stream.js'
+import { mintStreamToken } from '../services/auth/stream-token.js'
 import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
+import type { HlsSource } from '../services/hls/engine.js'
+import type { ByteSource } from '../services/media/byte-source.js'
+import { createInProgressFileSource } from '../services/media/in-progress-file-source.js'
+import { createLocalFileSource } from '../services/media/local-file-source.js'
 import type { ServerApi } from '../services/http/server-api.js'
 import { createSessionSource, type SessionSource, type SessionSourceDeps } from '../services/media/session-source.js'
 import type { Closer } from './create-system.js'
@@ -20,11 +28,13 @@ import type { Closer } from './create-system.js'
 /** The HLS engine's contract (src/services/hls/engine.ts); an optional dependency of this part. */
 export interface HlsEngine {
   start(
-    params: { sessionId: string; session: StreamSession; source: string },
+    params: { sessionId: string; session: StreamSession; source: HlsSource },
     events: {
       onReady(info: { cacheHit: boolean }): void
       onReadinessTimeout(): void
       onFailed(error: Error): void
+      /** A player GOT init.mp4 or a segment (the session enters `playing` on the first). */
+      onMediaFetched?(): void
     },
   ): HlsSessionHandle
   routes: RouteHandler
@@ -133,6 +143,122 @@ export function hlsSourceOf(session: StreamSession): string {
   return session.DirectURL !== undefined && session.DirectURL !== '' ? session.DirectURL : session.filePath ?? ''
 }
 
+// ---- HLS input: a torrent file still downloading, served to the agent's own ffmpeg -----------
+
+/**
+ * Token scope of the agent's loopback input route `/source/<sessionId>/<name>`. Only the agent
+ * mints it (for its own ffprobe/ffmpeg); a player's `stream:` or `hls:` token never opens it, so
+ * `/stream` still never serves an hls session (docs/hls.md "URL sources").
+ */
+export const hlsInputScope = (sessionId: string): string => `source:${sessionId}`
+
+
+export interface HlsInput {
+  /** What the engine reads: the fixed path or DirectURL, or a reference minting loopback URLs. */
+  source: HlsSource
+  /** Withdraws the loopback input (the identical 404 from then on); idempotent. */
+  release(): void
+}
+
+export interface HlsInputOptions {
+  /** The torrent engine's incomplete files (tasks-part `inProgressFile`). */
+  inProgress?: SessionSourceDeps['inProgress']
+  /** True once every piece of a task's file is verified (it is then read from disk). */
+  fileComplete?: (filePath: string) => boolean
+  secret: () => string | undefined
+  /** The stream server's local URL (`http://127.0.0.1:<port>`), known once it listens. */
+  baseUrl: () => string | undefined
+  now?: () => number
+  tokenTtlSeconds?: number
+}
+
+export interface HlsInputs {
+  /** The stream server's `routes.source` handler. */
+  route: ReturnType<typeof createStreamRoute>
+  registry: MutableSessionRegistry
+  /** Throws when the file is in progress but no loopback URL can be made (no secret yet). */
+  open(session: StreamSession): HlsInput
+}
+
+/**
+ * The inputs of HLS sessions (contract 4.3.6; issue 6): a DirectURL or a local path as they are;
+ * a torrent file still downloading as a loopback URL whose reads wait for (and prioritise) their
+ * pieces, with Range, so ffprobe, every ffmpeg run and the subtitle extraction read real bytes
+ * (the file on disk is sparse until then) and get the URL flags (reconnect, -rw_timeout).
+ */
+export function createHlsInputs(options: HlsInputOptions): HlsInputs {
+  const registry = createSessionRegistry()
+  const now = options.now ?? Date.now
+  const ttl = options.tokenTtlSeconds ?? defaults.hlsInputTokenTtlSeconds
+  const complete = (filePath: string): boolean => options.fileComplete?.(filePath) === true
+  const route = createStreamRoute({ sessions: registry, maxRanges: streamMaxRanges, scope: hlsInputScope, serves: () => true })
+
+  // The torrent's stream while the file is incomplete; the local file once it is complete (a
+  // torrent that finished seeding leaves the engine, and a reconnecting ffmpeg must still read).
+  const inputSource = (filePath: string): ByteSource => {
+    const local = createLocalFileSource(filePath)
+    return {
+      label: `hls-input:${basename(filePath)}`,
+      open(signal) {
+        const torrent = options.inProgress?.(filePath)
+        if (torrent !== undefined) return createInProgressFileSource(torrent).open(signal)
+        if (complete(filePath)) return local.open(signal)
+        return Promise.reject(new SourceMissingError(`${basename(filePath)} is neither downloading nor complete`, { details: { filePath } }))
+      },
+    }
+  }
+
+  return {
+    route,
+    registry,
+    open(session) {
+      const fixed = hlsSourceOf(session)
+      const filePath = session.filePath
+      const inProgress = session.DirectURL === undefined || session.DirectURL === ''
+        ? (filePath !== undefined && filePath !== '' ? options.inProgress?.(filePath) : undefined)
+        : undefined
+      if (inProgress === undefined || filePath === undefined) return { source: fixed, release: () => {} }
+      const { sessionId } = session
+      const secret = options.secret()
+      const base = options.baseUrl()
+      if (secret === undefined || secret === '' || base === undefined) {
+        throw new InternalError(`cannot serve ${basename(filePath)} (still downloading) to ffmpeg: the stream server or the signing secret is not there yet`)
+      }
+      const entry: SessionEntry = { session, source: inputSource(filePath) }
+      registry.set(sessionId, entry)
+      const path = `${base}/source/${encodeURIComponent(sessionId)}/${encodeURIComponent(basename(filePath))}`
+      return {
+        source: {
+          id: filePath,
+          current: () => {
+            // Optional step of the issue: once complete, new runs read the file from disk.
+            if (complete(filePath)) return filePath
+            const token = mintStreamToken({ secret: options.secret() ?? secret, scope: hlsInputScope(sessionId), expiresAtSeconds: Math.floor(now() / 1000) + ttl })
+            return `${path}?token=${token}`
+          },
+        },
+        release: () => registry.delete(sessionId, entry),
+      }
+    },
+  }
+}
+
+/**
+ * `fileComplete` for createHlsInputs from the tasks part: the engine's live view first (it knows
+ * the moment the last piece is verified), then the task's last report (a finished torrent has left
+ * the engine; its files stay).
+ */
+export function fileCompleteIn(tasks: {
+  reports(): readonly { infoHash?: string; files: readonly { path: string; progress: number }[] }[]
+  engine: { stats(infoHash: string): { files: readonly { path: string; progress: number }[] } | undefined }
+}): (filePath: string) => boolean {
+  return (filePath) => tasks.reports().some((task) => {
+    const live = task.infoHash ? tasks.engine.stats(task.infoHash)?.files.find((file) => file.path === filePath) : undefined
+    const file = live ?? task.files.find((candidate) => candidate.path === filePath)
+    return file !== undefined && file.progress >= 1
+  })
+}
+
 // ---- the machine, bound ------------------------------------------------------------------------
 
 export interface SessionLogicDeps {
@@ -144,6 +270,8 @@ export interface SessionLogicDeps {
   changed: (reason: string) => void
   openSource: (session: StreamSession, signal: AbortSignal) => Promise<SessionSource>
   hlsEngine?: HlsEngine | undefined
+  /** What an hls session's engine reads; default: `hlsSourceOf(session)` as it is. */
+  hlsInput?: (session: StreamSession) => HlsInput
 }
 
 export interface SessionLogic {
@@ -188,7 +316,18 @@ export function createSessionLogic(deps: SessionLogicDeps): SessionLogic {
         const opening = deps.openSource(session, controller.signal).then(
           (source) => {
             if (stopped) return source.dispose()
-            const entry: SessionEntry = { session, source: source.source }
+            // The first body bytes a player GETs: the session is ready (the entry exists only
+            // then) and enters `playing`; once is enough.
+            let playing = false
+            const entry: SessionEntry = {
+              session,
+              source: source.source,
+              onMedia: () => {
+                if (playing || stopped) return
+                playing = true
+                sendBack({ type: 'media.fetched' })
+              },
+            }
             held = { source, entry }
             deps.registry.set(session.sessionId, entry)
             sendBack({ type: 'source.opened' })
@@ -215,20 +354,52 @@ export function createSessionLogic(deps: SessionLogicDeps): SessionLogic {
           sendBack({ type: 'engine.failed', error: new HlsUnavailableError('HLS transcoding is not available in this build') })
           return undefined
         }
+        let hlsInput: HlsInput
+        try {
+          hlsInput = deps.hlsInput ? deps.hlsInput(session) : { source: hlsSourceOf(session), release: () => {} }
+        } catch (error) {
+          sendBack({ type: 'engine.failed', error })
+          return undefined
+        }
         let stopped = false
-        const handle = engine.start({ sessionId: session.sessionId, session, source: hlsSourceOf(session) }, {
-          onReady: (info) => {
-            if (!stopped) sendBack({ type: 'engine.ready', cacheHit: info.cacheHit })
-          },
-          onReadinessTimeout: () => {
-            if (!stopped) sendBack({ type: 'engine.readinessTimeout' })
-          },
-          onFailed: (error) => {
-            if (!stopped) sendBack({ type: 'engine.failed', error })
-          },
-        })
+        // A player may GET init.mp4 or a segment a moment before the engine's readiness reaches
+        // the session: `playing` then follows `engine.ready` (only `ready` takes it).
+        let readySent = false
+        let fetched = false
+        let playingSent = false
+        const playing = () => {
+          if (playingSent || stopped) return
+          playingSent = true
+          sendBack({ type: 'media.fetched' })
+        }
+        let handle: HlsSessionHandle
+        try {
+          handle = engine.start({ sessionId: session.sessionId, session, source: hlsInput.source }, {
+            onReady: (info) => {
+              if (stopped) return
+              readySent = true
+              sendBack({ type: 'engine.ready', cacheHit: info.cacheHit })
+              if (fetched) playing()
+            },
+            onMediaFetched: () => {
+              fetched = true
+              if (readySent) playing()
+            },
+            onReadinessTimeout: () => {
+              if (!stopped) sendBack({ type: 'engine.readinessTimeout' })
+            },
+            onFailed: (error) => {
+              if (!stopped) sendBack({ type: 'engine.failed', error })
+            },
+          })
+        } catch (error) {
+          hlsInput.release()
+          throw error
+        }
         return hold(session.sessionId, () => {
           stopped = true
+          // Withdrawn first: from now on the loopback input answers the identical 404.
+          hlsInput.release()
           track(handle.stop())
         })
       }),
@@ -277,6 +448,8 @@ export interface SessionPartOptions {
   hlsEngine?: HlsEngine | undefined
   /** The torrent engine's incomplete files (in-progress-file-source.ts). */
   inProgress?: SessionSourceDeps['inProgress']
+  /** True once a task's file is complete on disk (`fileCompleteIn(tasks)`); HLS inputs switch to it. */
+  fileComplete?: (filePath: string) => boolean
   /** Where the stream server binds; 0.0.0.0 (contract 1.11) unless a test says loopback. */
   streamHost?: string
   /** Extra trust for debrid links (tests with a self-signed upstream), or a dispatcher. */
@@ -312,6 +485,15 @@ export async function startSessionPart(options: SessionPartOptions): Promise<Ses
     ...(options.ca !== undefined ? { ca: options.ca } : {}),
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   }
+  // Filled once the stream server listens (it is created with the input route below).
+  const listening: { server?: StreamServer } = {}
+  const hlsInputs = createHlsInputs({
+    ...(options.inProgress ? { inProgress: options.inProgress } : {}),
+    ...(options.fileComplete ? { fileComplete: options.fileComplete } : {}),
+    secret: options.secret,
+    // ffmpeg runs on this host: the local URL (0.0.0.0 shown as 127.0.0.1).
+    baseUrl: () => listening.server?.url,
+  })
   const logic = createSessionLogic({
     logger,
     registry,
@@ -320,6 +502,7 @@ export async function startSessionPart(options: SessionPartOptions): Promise<Ses
     changed: options.changed,
     openSource: (session, signal) => openDirectSource(session, sourceDeps, signal),
     hlsEngine: options.hlsEngine,
+    hlsInput: (session) => hlsInputs.open(session),
   })
   const server = await createStreamServer({
     host: options.streamHost ?? streamServerHost,
@@ -329,8 +512,9 @@ export async function startSessionPart(options: SessionPartOptions): Promise<Ses
     secret: options.secret,
     ...(ffmpegPath !== undefined ? { ffmpegPath } : {}),
     allowedRoots: () => [...config.library.paths, config.downloads.dir],
-    routes: options.hlsEngine ? { hls: options.hlsEngine.routes } : {},
+    routes: options.hlsEngine ? { hls: options.hlsEngine.routes, source: hlsInputs.route } : {},
   })
+  listening.server = server
   return {
     logic: logic.machine,
     release: logic.release,

@@ -85,8 +85,9 @@ const streamPath = (view: SessionView) => view.paths.stream
 
 describe('a direct-play session, end to end', () => {
   it('is ready once its file is stat\'ed, streams with Range, and is withdrawn when the server removes it', async () => {
-    const { server, streamOrigin } = await startAll()
+    const { server, agent, streamOrigin } = await startAll()
     const sessionId = 'local-1'
+    const playback = () => (agent.system.root.system.get(`session:${sessionId}`)?.getSnapshot() as { value?: unknown } | undefined)?.value
     const ready = server.waitFor('sessionReady', (event) => event.record.session.sessionId === sessionId, 20_000)
     const readySync = server.waitFor('sync', (record) => reportOf(record.request, sessionId)?.state === 'ready', 20_000)
     const view = server.createStreamSession({ sessionId, filePath: video, PlayMethod: 'direct', quality: 'original' })
@@ -94,8 +95,16 @@ describe('a direct-play session, end to end', () => {
     expect(server.session(sessionId)?.readyAt).not.toBeNull()
     expect(reportOf((await readySync).request, sessionId)).toEqual({ sessionId, state: 'ready', cacheHit: false })
 
+    // A HEAD is no playback; the first body bytes are (the session's `playing`, reported `ready`).
+    const head = await rawRequest(streamOrigin, 'HEAD', streamPath(view))
+    expect(head.status).toBe(200)
+    expect(playback()).toMatchObject({ direct: { ready: { playback: 'idle' } } })
     const whole = await rawRequest(streamOrigin, 'GET', streamPath(view))
     expect(whole.status).toBe(200)
+    expect(playback()).toMatchObject({ direct: { ready: { playback: 'playing' } } })
+    const playingSync = server.waitFor('sync', undefined, 20_000)
+    server.raiseWake('playing')
+    expect(reportOf((await playingSync).request, sessionId)).toEqual({ sessionId, state: 'ready', cacheHit: false })
     expect(whole.headers['content-type']).toBe('video/mp4')
     expect(whole.headers['accept-ranges']).toBe('bytes')
     expect(whole.body.equals(videoBytes)).toBe(true)

@@ -15,6 +15,7 @@ describe('session machine paths', () => {
     { type: 'source.failed', error: new Error('source gone') },
     { type: 'engine.failed', error: new Error('ffmpeg gave up') },
     { type: 'engine.ready', cacheHit: true },
+    { type: 'media.fetched' },
     { type: 'session.end', reason: 'removed' },
     { type: 'session.end', reason: 'stopped' },
   ]
@@ -47,6 +48,22 @@ describe('session machine paths', () => {
     }
   })
 
+  it('play only once ready, report ready while playing, and stay playing until the session fails or ends', () => {
+    let playingPaths = 0
+    for (const path of paths) {
+      let before = false
+      for (const step of path.steps) {
+        const snapshot = step.state as unknown as SessionSnapshot
+        const playing = /"playing"/.test(JSON.stringify(snapshot.value))
+        if (playing) expect(sessionReportOf(snapshot).state, describePath(path)).toBe('ready')
+        if (before && !playing) expect(snapshot.status === 'done' || snapshot.matches('failed'), describePath(path)).toBe(true)
+        before = playing
+      }
+      if (before) playingPaths++
+    }
+    expect(playingPaths).toBeGreaterThan(0)
+  })
+
   it('enter ready (and so announce) at most once along any path', () => {
     for (const path of paths) {
       const inReady = path.steps.map((step) => /"ready"/.test(JSON.stringify((step.state as unknown as SessionSnapshot).value)))
@@ -71,6 +88,7 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
       { type: 'engine.ready', cacheHit: true },
       { type: 'engine.readinessTimeout' },
       { type: 'engine.failed', error: new Error('ffmpeg') },
+      { type: 'media.fetched' },
       { type: 'session.end', reason: 'removed' },
       { type: 'session.end', reason: 'stopped' },
     ).map((event) => ({ kind: 'event' as const, event })),

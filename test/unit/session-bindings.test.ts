@@ -113,7 +113,7 @@ describe('the session logic, bound', () => {
     const actor = h.start(direct)
     expect(h.registry.get('s1')).toBeUndefined()
     opening.resolve(fakeSource(disposed, 'a'))
-    await waitFor(actor, (snapshot) => snapshot.matches({ direct: { ready: 'announced' } }))
+    await waitFor(actor, (snapshot) => snapshot.matches({ direct: { ready: { announcement: 'announced' } } }))
     expect(h.registry.get('s1')?.session).toBe(direct)
     expect(h.readyCalls).toEqual(['s1'])
     expect(h.changed).toEqual(['session ready'])
@@ -166,7 +166,7 @@ describe('the session logic, bound', () => {
     let events: Parameters<HlsEngine['start']>[1] | undefined
     const engine: HlsEngine = {
       start: (params, e) => {
-        started.push({ sessionId: params.sessionId, source: params.source })
+        started.push({ sessionId: params.sessionId, source: typeof params.source === 'string' ? params.source : params.source.id })
         events = e
         return { stop: async () => { stops++ } }
       },
@@ -176,7 +176,7 @@ describe('the session logic, bound', () => {
     const actor = h.start({ ...hls, DirectURL: 'https://debrid.example/b.mkv' })
     expect(started).toEqual([{ sessionId: 's2', source: 'https://debrid.example/b.mkv' }])
     events!.onReady({ cacheHit: true })
-    await waitFor(actor, (snapshot) => snapshot.matches({ hls: { ready: 'announced' } }))
+    await waitFor(actor, (snapshot) => snapshot.matches({ hls: { ready: { announcement: 'announced' } } }))
     expect(h.ledger.collect()).toEqual([{ sessionId: 's2', state: 'ready', cacheHit: true }])
     actor.send({ type: 'session.end', reason: 'removed' })
     await h.logic.settle()

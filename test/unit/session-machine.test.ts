@@ -20,7 +20,7 @@ describe('a direct-play session', () => {
     expect(h.published.at(-1)?.urgent).toBe(true)
     expect(h.readyCalls.map((call) => call.sessionId)).toEqual(['s-direct'])
     await flush()
-    expect(h.state()).toBe('direct.ready.announced')
+    expect(h.state()).toBe('direct.ready.announcement.announced')
     expect(h.source.running).toBe(1)
     expect(sessionReportOf(h.actor.getSnapshot()).state).toBe('ready')
   })
@@ -29,7 +29,7 @@ describe('a direct-play session', () => {
     const h = sessionHarness(directSession, { readyCall: 'fail' })
     h.source.send({ type: 'source.opened' })
     await flush()
-    expect(h.state()).toBe('direct.ready.notAnnounced')
+    expect(h.state()).toBe('direct.ready.announcement.notAnnounced')
     expect(h.logs.find((line) => line.msg === 'session-ready call failed; not retried')?.data).toMatchObject({ sessionId: 's-direct', error: 'connect ECONNREFUSED' })
     h.clock.increment(10 * readinessDeadlineMs)
     await flush()
@@ -90,7 +90,7 @@ describe('an HLS session', () => {
     const h = sessionHarness(hlsSession)
     h.clock.increment(readinessDeadlineMs - 1)
     h.engine.send({ type: 'engine.ready', cacheHit: true })
-    expect(h.state()).toBe('hls.ready.announcing')
+    expect(h.state()).toBe('hls.ready.announcement.announcing')
     expect(h.lastReport()).toEqual({ sessionId: 's-hls', state: 'ready', cacheHit: true })
     expect(h.readyCalls).toHaveLength(1)
   })
@@ -120,7 +120,7 @@ describe('an HLS session', () => {
     const h = sessionHarness(hlsSession)
     h.clock.increment(readinessDeadlineMs)
     h.engine.send({ type: 'engine.ready', cacheHit: false })
-    expect(h.state()).toBe('hls.ready.notAnnounced')
+    expect(h.state()).toBe('hls.ready.announcement.notAnnounced')
     expect(h.lastReport()).toEqual({ sessionId: 's-hls', state: 'ready', cacheHit: false })
     expect(h.readyCalls).toHaveLength(0)
   })
@@ -140,6 +140,59 @@ describe('an HLS session', () => {
     expect(h.actor.getSnapshot().status).toBe('done')
     expect(h.engine.running).toBe(0)
     expect(h.actor.getSnapshot().context.endReason).toBe('stopped')
+  })
+})
+
+describe('playing', () => {
+  const playingState = (h: ReturnType<typeof sessionHarness>) => h.actor.getSnapshot().matches({ [h.actor.getSnapshot().context.kind]: { ready: { playback: 'playing' } } })
+
+  it('enters playing when a player first fetches media of a ready direct-play session, and still reports ready', async () => {
+    const h = sessionHarness(directSession, { readyCall: 'pending' })
+    h.source.send({ type: 'source.opened' })
+    const published = h.published.length
+    h.source.send({ type: 'media.fetched' })
+    expect(playingState(h)).toBe(true)
+    // The session-ready call in flight goes on: the player may start before it answered.
+    expect(h.readyCalls).toHaveLength(1)
+    h.readyCalls[0]!.resolve()
+    await flush()
+    expect(h.actor.getSnapshot().matches({ direct: { ready: { announcement: 'announced', playback: 'playing' } } })).toBe(true)
+    // Nothing new on the wire: the report stays `ready` and nothing more was published.
+    expect(h.published).toHaveLength(published)
+    expect(sessionReportOf(h.actor.getSnapshot())).toEqual({ sessionId: 's-direct', state: 'ready', cacheHit: false })
+    h.source.send({ type: 'media.fetched' })
+    expect(h.logs.filter((line) => line.msg === 'stream session playing')).toHaveLength(1)
+  })
+
+  it('ignores a media fetch before the session is ready, and plays on the next one after', () => {
+    const h = sessionHarness(hlsSession)
+    h.engine.send({ type: 'media.fetched' })
+    expect(h.state()).toBe('hls.waitingForReadiness')
+    h.clock.increment(readinessDeadlineMs)
+    h.engine.send({ type: 'media.fetched' })
+    expect(h.state()).toBe('hls.notReady')
+    h.engine.send({ type: 'engine.ready', cacheHit: false })
+    expect(h.actor.getSnapshot().matches({ hls: { ready: { announcement: 'notAnnounced', playback: 'idle' } } })).toBe(true)
+    h.engine.send({ type: 'media.fetched' })
+    expect(playingState(h)).toBe(true)
+    expect(h.readyCalls).toHaveLength(0)
+  })
+
+  it('ends from playing like from ready: the engine stops and ended is reported once', () => {
+    const h = sessionHarness(hlsSession, { readyCall: 'ok' })
+    h.engine.send({ type: 'engine.ready', cacheHit: true })
+    h.engine.send({ type: 'media.fetched' })
+    h.actor.send({ type: 'session.end', reason: 'removed' })
+    expect(h.actor.getSnapshot().status).toBe('done')
+    expect(h.engine.running).toBe(0)
+    expect(h.published.filter((entry) => entry.report.state === 'ended')).toHaveLength(1)
+  })
+
+  it('does not leave failed for a media fetch', () => {
+    const h = sessionHarness(directSession)
+    h.source.send({ type: 'source.failed', error: new Error('gone') })
+    h.actor.send({ type: 'media.fetched' })
+    expect(h.state()).toBe('failed')
   })
 })
 

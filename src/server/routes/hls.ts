@@ -15,6 +15,8 @@ export type HlsResource =
 export interface HlsResourceProvider {
   /** undefined: a miss (unknown session, unknown name, not written yet): the one 404. */
   resolve(sessionId: string, name: string, signal: AbortSignal): Promise<HlsResource | undefined>
+  /** A GET of a file resource (init.mp4, a segment, a subtitle file) is being answered with its body. */
+  served?(sessionId: string, name: string): void
 }
 
 export const hlsScope = (sessionId: string): string => `hls:${sessionId}`
@@ -71,6 +73,8 @@ export function createHlsRoute(provider: HlsResourceProvider): RouteHandler {
         res.end()
         return
       }
+      // The session learns that a player fetches its media (session.machine.ts `playing`).
+      provider.served?.(sessionId, name)
       const stream = createReadStream('', { fd: handle, autoClose: false, start: 0, end: size - 1 })
       await pipeline(stream, res, { signal: context.signal }).catch(() => res.destroy())
     } finally {

@@ -15,6 +15,8 @@ import { commonHeaders, sendStatus } from './responses.js'
 export interface SendSourceOptions {
   maxRanges: number
   signal: AbortSignal
+  /** Called once when body bytes are about to flow (a GET with a non-empty range or full body). */
+  onBody?: () => void
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
@@ -82,6 +84,7 @@ export async function sendSource(req: IncomingMessage, res: ServerResponse, sour
     // Opened before the head is written: an upstream failure can still become a 502.
     const body = await source.read(range, signal)
     res.writeHead(status, headers)
+    options.onBody?.()
     // The head goes out now, not with the first bytes, when those may be minutes away (a torrent
     // piece); otherwise it rides in the first body packet.
     if (source.waitsForData === true) res.flushHeaders()
@@ -104,6 +107,7 @@ export async function sendSource(req: IncomingMessage, res: ServerResponse, sour
   }
   const first = await source.read(parts[0]!.range, signal)
   res.writeHead(206, headers)
+  options.onBody?.()
   if (source.waitsForData === true) res.flushHeaders()
   async function* multipart(): AsyncGenerator<Buffer> {
     for (const [index, part] of parts.entries()) {

@@ -12,6 +12,8 @@ import { sendSource } from './send-source.js'
 export interface SessionEntry {
   session: StreamSession
   source: ByteSource
+  /** Called when a GET is answered with body bytes (not HEAD, 304, 412, 416): a player plays. */
+  onMedia?: () => void
 }
 
 /** The root's live sessions, as the stream server sees them. */
@@ -22,25 +24,33 @@ export interface SessionRegistry {
 export interface StreamRouteOptions {
   sessions: SessionRegistry
   maxRanges: number
+  /** The token scope of a session id; `stream:<id>` (players) unless given. */
+  scope?: (sessionId: string) => string
+  /** Whether an entry is served on this route; default: every session whose PlayMethod is not hls. */
+  serves?: (entry: SessionEntry) => boolean
 }
 
 export function streamScope(sessionId: string): string {
   return `stream:${sessionId}`
 }
 
+const directPlayOnly = (entry: SessionEntry): boolean => entry.session.PlayMethod !== 'hls'
+
 export function createStreamRoute(options: StreamRouteOptions) {
+  const scope = options.scope ?? streamScope
+  const serves = options.serves ?? directPlayOnly
   return async function streamRoute(context: RouteContext): Promise<void> {
     const { req, res, target, signal } = context
     const [, sessionId, fileName, ...rest] = target.segments
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendNotFound(req, res)
     if (sessionId === undefined || sessionId === '' || fileName === undefined || fileName === '' || rest.length > 0) return sendNotFound(req, res)
     // The token is checked before the registry is asked, so timing says nothing about sessions.
-    if (!context.verifyToken(singleParam(target.query, 'token'), streamScope(sessionId))) return sendNotFound(req, res)
+    if (!context.verifyToken(singleParam(target.query, 'token'), scope(sessionId))) return sendNotFound(req, res)
     const entry = options.sessions.get(sessionId)
-    if (entry === undefined || entry.session.PlayMethod === 'hls') return sendNotFound(req, res)
+    if (entry === undefined || !serves(entry)) return sendNotFound(req, res)
     const opened = await entry.source.open(signal)
     try {
-      await sendSource(req, res, opened, { maxRanges: options.maxRanges, signal })
+      await sendSource(req, res, opened, { maxRanges: options.maxRanges, signal, ...(entry.onMedia ? { onBody: entry.onMedia } : {}) })
     } finally {
       await opened.close()
     }

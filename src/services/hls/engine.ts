@@ -41,10 +41,27 @@ export interface HlsEngineEvents {
   onReadinessTimeout(): void
   /** Probe failed, or ffmpeg gave up after 3 restarts (its last stderr lines in the message). */
   onFailed(error: Error): void
+  /** A player GOT init.mp4 or a segment of the session (every time; the caller keeps what it needs). */
+  onMediaFetched?(): void
 }
 
+/**
+ * What a session reads when one fixed string will not do: a loopback URL the agent serves for a
+ * torrent file still downloading, whose token is short-lived, so every process (ffprobe, each
+ * ffmpeg run, subtitle extraction) gets a freshly minted reference (docs/hls.md "URL sources").
+ */
+export interface HlsSourceReference {
+  /** Stable identity without credentials: logs, the segment store's key, the probe cache's id. */
+  id: string
+  /** The path or URL a process started now reads (may change from a URL to the local path). */
+  current(): string
+}
+
+/** A local path or an http(s) URL fixed for the session, or a reference minted per process. */
+export type HlsSource = string | HlsSourceReference
+
 export interface HlsEngine {
-  start(params: { sessionId: string; session: StreamSession; source: string }, events: HlsEngineEvents): HlsSessionHandle
+  start(params: { sessionId: string; session: StreamSession; source: HlsSource }, events: HlsEngineEvents): HlsSessionHandle
   /** The handler for the stream server's `routes.hls` slot. */
   routes: RouteHandler
   /** Stops every session (daemon shutdown). */
@@ -96,7 +113,12 @@ interface Run {
 interface LiveSession {
   sessionId: string
   session: StreamSession
-  source: string
+  /** Identity of the source (no credentials): logs, store, probe cache. */
+  sourceId: string
+  /** The reference a process started now reads (the same for every process of a fixed source). */
+  sourceNow: () => string
+  /** Whether sourceNow may change (a minted reference): the probe is then cached by sourceId. */
+  minted: boolean
   events: HlsEngineEvents
   log: Logger
   entry: SegmentStoreEntry | undefined
@@ -120,6 +142,15 @@ interface LiveSession {
 }
 
 const segmentName = /^seg-(\d+)\.m4s$/
+
+/**
+ * ffmpeg names its input in error lines; a URL's query carries credentials (a debrid link's, or
+ * the token of the agent's loopback input). Cut it before a line reaches a log or the sync report.
+ */
+export function scrubUrls(text: string): string {
+  // The query runs to the next blank or quote; a colon right before it is ffmpeg's (`<url>: error`).
+  return text.replace(/(https?:\/\/[^\s?#'"]+)\?[^\s'"]*?(?=:?(?:[\s'"]|$))/gim, '$1?…')
+}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -149,7 +180,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     const probe = live.probe!
     const audioIndex = live.session.audioIndex !== undefined && live.session.audioIndex < probe.audio.length ? live.session.audioIndex : 0
     const built = buildHlsArgs({
-      source: live.source,
+      source: live.sourceNow(),
       sourceGeometry: { width: probe.video.width, height: probe.video.height, sampleAspectRatio: probe.video.sampleAspectRatio },
       durationSeconds: probe.durationSeconds,
       quality: live.session.quality,
@@ -297,8 +328,9 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       return
     }
     const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y']
-    if (isUrlSource(live.source)) args.push('-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '5', '-rw_timeout', String(urlSourceRwTimeoutUs))
-    args.push('-i', live.source)
+    const input = live.sourceNow()
+    if (isUrlSource(input)) args.push('-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '5', '-rw_timeout', String(urlSourceRwTimeoutUs))
+    args.push('-i', input)
     for (const track of live.textSubtitles) args.push('-map', `0:s:${track.index}`, '-c:s', 'webvtt', '-f', 'webvtt', join(entry.dir, `sub-${track.index}.vtt.part`))
     if (live.stopping) return
     const proc = startWatchedProcess(options.ffmpegPath, args)
@@ -311,7 +343,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         await rename(join(entry.dir, `sub-${track.index}.vtt.part`), join(entry.dir, `sub-${track.index}.vtt`)).then(() => live.subtitlesDone.add(track.index), () => {})
       }
     } else {
-      live.log.warn({ code: result.code, stderr: result.stderrTail }, 'subtitle extraction failed')
+      live.log.warn({ code: result.code, stderr: result.stderrTail.map(scrubUrls) }, 'subtitle extraction failed')
     }
     live.subtitlesFinished = true
     live.written.emit('written')
@@ -324,9 +356,12 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           const ended = () => {
             if (live.stopping || signal.aborted) throw new ProbeFailedError('the session ended while it was being probed')
           }
-          live.entry = await store.open({ sessionId: live.sessionId, source: live.source, quality: String(live.session.quality), audioIndex: live.session.audioIndex ?? 0, cacheId: live.session.cacheId })
+          live.entry = await store.open({ sessionId: live.sessionId, source: live.sourceId, quality: String(live.session.quality), audioIndex: live.session.audioIndex ?? 0, cacheId: live.session.cacheId })
           ended()
-          const { result, cacheHit } = await probeService.probe(live.source, { signal, ...(live.session.cacheId === undefined ? {} : { cacheId: live.session.cacheId }) })
+          // A minted URL changes with every token: its probe is cached under the source's identity.
+          const input = live.sourceNow()
+          const probeCacheId = live.session.cacheId ?? (live.minted ? `source|${live.sourceId}` : undefined)
+          const { result, cacheHit } = await probeService.probe(input, { signal, ...(probeCacheId === undefined ? {} : { cacheId: probeCacheId }) })
           ended()
           live.probe = result
           live.plan = planSegments(result.durationSeconds, segmentSeconds, result.video.frameRate)
@@ -336,7 +371,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           // The one line per session naming encoder, acceleration and preset (contract 4.3.8).
           live.log.info({
             encoder: summary.encoder, acceleration: summary.acceleration, preset: summary.preset, height: summary.height,
-            bitrateKbps: summary.bitrateKbps, level: summary.level, sourceKind: isUrlSource(live.source) ? 'url' : 'file', probeCacheHit: cacheHit,
+            bitrateKbps: summary.bitrateKbps, level: summary.level, sourceKind: isUrlSource(input) ? 'url' : 'file', probeCacheHit: cacheHit,
             segments: live.plan.count,
           }, `hls session: encoder ${summary.encoder}, acceleration ${summary.acceleration}, preset ${summary.preset}`)
           live.subtitling = extractSubtitles(live).catch((err: unknown) => live.log.warn({ err }, 'subtitle extraction failed'))
@@ -346,7 +381,11 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         try {
           return await work
         } catch (err) {
-          live.probeError = err instanceof Error ? err : new ProbeFailedError(String(err))
+          // Same class and code, with any URL query (a token, a debrid credential) cut out.
+          const error = err instanceof Error ? err : new ProbeFailedError(String(err))
+          if (error.message !== scrubUrls(error.message)) error.message = scrubUrls(error.message)
+          if (error instanceof AgentError && typeof error.details?.stderr === 'string') error.details.stderr = scrubUrls(error.details.stderr)
+          live.probeError = error
           throw live.probeError
         }
       }),
@@ -376,7 +415,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         void (async () => {
           await mkdir(dir, { recursive: true })
           if (disposed) return
-          proc = startWatchedProcess(options.ffmpegPath, built.args, { onStderrLine: (line) => live.log.debug({ run: input.run, line }, 'ffmpeg') })
+          proc = startWatchedProcess(options.ffmpegPath, built.args, { onStderrLine: (line) => live.log.debug({ run: input.run, line: scrubUrls(line) }, 'ffmpeg') })
           live.processes.add(proc)
           live.log.debug({ run: input.run, startSegment: input.startSegment, firstWritten: built.firstWrittenSegment, pid: proc.pid }, 'ffmpeg started')
           scanTimer = setInterval(() => void scan(), hlsSegmentScanMs)
@@ -394,7 +433,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           watcher?.close()
           if (disposed) return
           await scan()
-          if (!disposed) sendBack({ type: 'FFMPEG_EXITED', run: input.run, code: result.code, signal: result.signal, stderrTail: result.stderrTail })
+          if (!disposed) sendBack({ type: 'FFMPEG_EXITED', run: input.run, code: result.code, signal: result.signal, stderrTail: result.stderrTail.map(scrubUrls) })
         })().catch((err: unknown) => {
           if (!disposed) sendBack({ type: 'FFMPEG_EXITED', run: input.run, code: 127, signal: null, stderrTail: [String(err)] })
         })
@@ -464,9 +503,12 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     start({ sessionId, session, source }, events) {
       const previous = sessions.get(sessionId)
       if (previous) void stopSession(previous)
+      const sourceId = typeof source === 'string' ? source : source.id
       const live: LiveSession = {
-        sessionId, session, source, events,
-        log: log.child({ sessionId, source: redact(source) }),
+        sessionId, session, events, sourceId,
+        sourceNow: typeof source === 'string' ? () => source : () => source.current(),
+        minted: typeof source !== 'string',
+        log: log.child({ sessionId, source: redact(sourceId) }),
         entry: undefined, probe: undefined, probeError: undefined, plan: undefined, firstArgs: undefined,
         textSubtitles: [], subtitlesDone: new Set(), subtitlesFinished: false,
         runs: new Map(), processes: new Set(), actor: undefined, readySeen: false, stopping: undefined, probing: undefined, subtitling: undefined,
@@ -494,7 +536,13 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       void start().catch((err: unknown) => live.log.error({ err }, 'hls session could not start'))
       return { stop: () => stopSession(live) }
     },
-    routes: createHlsRoute({ resolve }),
+    routes: createHlsRoute({
+      resolve,
+      served: (sessionId, name) => {
+        const live = sessions.get(sessionId)
+        if (live && !live.stopping && (name === 'init.mp4' || segmentName.test(name))) safely(live, () => live.events.onMediaFetched?.())
+      },
+    }),
     async stopAll() {
       await Promise.all([...sessions.values()].map((live) => stopSession(live)))
     },

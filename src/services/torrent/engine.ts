@@ -9,6 +9,7 @@ import * as defaults from '../../config/defaults.js'
 import { AgentError, TorrentDiskFullError, TorrentEngineError, TorrentNotFoundError } from '../../errors.js'
 import type { Logger } from '../../log.js'
 import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedSource } from './source.js'
+import { installUtpFallback } from './utp-fallback.js'
 
 export type { ResolvedSource } from './source.js'
 
@@ -19,6 +20,11 @@ export interface TorrentEngineOptions {
   lsd?: boolean
   pex?: boolean
   utp?: boolean
+  /**
+   * With uTP on: how long an outgoing uTP attempt gets before the address is tried over TCP
+   * (docs/torrents.md, Peer connections). 0 leaves webtorrent's own fallback (about 41 s).
+   */
+  utpFallbackMs?: number
   natUpnp?: boolean
   natPmp?: boolean
   /** 0 picks a free port. */
@@ -134,6 +140,7 @@ export class WebTorrentEngine implements TorrentEngine {
    */
   readonly #trackerDispatcher = new Agent({ pipelining: 0 })
   #closed = false
+  #utpFallbackUnsupported = false
 
   constructor(options: TorrentEngineOptions) {
     this.#options = options
@@ -319,6 +326,7 @@ export class WebTorrentEngine implements TorrentEngine {
     if (this.#options.store) addOptions.store = this.#options.store
     const torrent = this.#client.add(parsed, addOptions)
     entry.torrent = torrent
+    this.#fallBackFromUtp(torrent, infoHash)
     this.#retryAnnounces(torrent, infoHash)
     torrent.on('metadata', () => {
       entry.torrentFile = torrent.torrentFile
@@ -403,9 +411,9 @@ export class WebTorrentEngine implements TorrentEngine {
     const hook = (discovery: { tracker?: TrackerClient | null } | null | undefined) => {
       const next = discovery?.tracker ?? undefined
       if (next === client) return
-      client?.off('update', onUpdate).off('warning', schedule)
+      client?.off('update', onUpdate)
       client = next
-      client?.on('update', onUpdate).on('warning', schedule)
+      client?.on('update', onUpdate)
     }
     // The tracker client exists from the moment webtorrent creates the torrent's discovery
     // (after verification for a .torrent, at once for a magnet): hook in right there, before
@@ -421,12 +429,37 @@ export class WebTorrentEngine implements TorrentEngine {
         hook(value)
       },
     })
+    // A failed announce reaches the torrent as a warning (discovery forwards its tracker client's);
+    // discovery may also have replaced its client (a new port).
+    torrent.on('warning', () => {
+      hook(discovery)
+      schedule()
+    })
     torrent.on('done', () => {
       since = Date.now()
     })
     torrent.once('close', () => {
       clearTimeout(timer)
       hook(null)
+    })
+  }
+
+  /**
+   * webtorrent tries every IPv4 peer over uTP four times (5 s connect timeout each, 21 s of backoff)
+   * before TCP: a peer without uTP (aria2c, a NAT that drops UDP) is ~41 s away. Here a uTP attempt
+   * gets utpFallbackMs, then the address is tried over TCP at once (utp-fallback.ts).
+   */
+  #fallBackFromUtp(torrent: Torrent, infoHash: string): void {
+    const fallbackMs = this.#options.utpFallbackMs ?? defaults.torrentUtpFallbackMs
+    if (!(this.#options.utp ?? defaults.torrentUtp) || !(fallbackMs > 0)) return
+    installUtpFallback(torrent, {
+      fallbackMs,
+      onFallback: (addr) => this.#log.debug({ infoHash, addr, fallbackMs }, 'uTP did not connect; trying TCP'),
+      onUnsupported: (reason) => {
+        if (this.#utpFallbackUnsupported) return
+        this.#utpFallbackUnsupported = true
+        this.#log.warn({ reason }, 'webtorrent changed: no quick uTP-to-TCP fallback, peers without uTP take ~40 s to connect')
+      },
     })
   }
 
