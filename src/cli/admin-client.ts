@@ -1,7 +1,7 @@
 import { request } from 'undici'
 import { join } from 'node:path'
 import { readFile } from 'node:fs/promises'
-import { adminTokenFileName } from '../config/defaults.js'
+import { adminRequestTimeoutMs, adminTokenFileName } from '../config/defaults.js'
 import { AdminAuthError, DaemonNotRunningError } from '../errors.js'
 import type { AgentConfig } from '../config/schema.js'
 
@@ -26,7 +26,7 @@ export function adminClient(config: AgentConfig): AdminClient {
       }
       let response
       try {
-        response = await request(`${base}${path}`, { headers: { authorization: `Bearer ${token}` }, headersTimeout: 5_000, bodyTimeout: 5_000 })
+        response = await request(`${base}${path}`, { headers: { authorization: `Bearer ${token}` }, headersTimeout: adminRequestTimeoutMs, bodyTimeout: adminRequestTimeoutMs })
       } catch (error) {
         throw new DaemonNotRunningError(`the daemon is not running (nothing answers at ${base})`, { cause: error })
       }

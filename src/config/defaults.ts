@@ -16,6 +16,10 @@ export const shutdownDeadlineMs = 5_000
 export const childRestartBaseMs = 1_000
 export const childRestartMaxMs = 60_000
 export const inspectionRingSize = 1_000
+/** SSE comment interval on the admin listener's /debug/events. */
+export const adminEventsKeepAliveMs = 15_000
+/** How long the CLI waits for the daemon's admin listener. */
+export const adminRequestTimeoutMs = 5_000
 
 // ---- control plane (contract 8, protocol.md 1) ----------------------------------------------
 export const syncIntervalWatchingMs = 3_000

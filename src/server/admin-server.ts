@@ -5,6 +5,7 @@ import type { Logger } from '../log.js'
 import { AgentError } from '../errors.js'
 import type { InspectionHub, InspectionRecord } from '../system/inspection.js'
 import type { ActorNode } from '../system/actor-tree.js'
+import { adminEventsKeepAliveMs } from '../config/defaults.js'
 
 // The admin listener (protocol.md 6): loopback only, every route behind the admin token.
 // The CLI is a thin client of these routes (design.md house rule 7).
@@ -90,7 +91,7 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
     }
     for (const record of options.source.inspection.recent(after)) send(record)
     const unsubscribe = options.source.inspection.subscribe(send)
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000)
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? adminEventsKeepAliveMs)
     streams.add(res)
     res.on('close', () => {
       unsubscribe()

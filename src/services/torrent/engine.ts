@@ -1,4 +1,5 @@
 import { EventEmitter, once } from 'node:events'
+import type { TaskProgress } from '../../machines/task.machine.js'
 import { rm, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { Readable } from 'node:stream'
@@ -58,22 +59,9 @@ export interface TorrentFileStats {
   progress: number
 }
 
-export interface TorrentStats {
+/** The engine's view of one torrent: the task machine's TaskProgress, plus the info hash and byte counts per file. */
+export interface TorrentStats extends Omit<TaskProgress, 'files'> {
   infoHash: string
-  name: string
-  hasMetadata: boolean
-  /** Pieces on disk have been verified; `done` is meaningful from here on. */
-  ready: boolean
-  done: boolean
-  progress: number
-  size: number
-  downloaded: number
-  /** Bytes uploaded since this torrent was (re)started in this process. */
-  uploaded: number
-  downloadSpeed: number
-  uploadSpeed: number
-  peers: number
-  etaSeconds: number | null
   files: TorrentFileStats[]
 }
 
