@@ -67,7 +67,9 @@ async function main(): Promise<void> {
   const secret = 'bench-secret'
   // The stream server runs in its own process, as nginx does: sharing the client's event loop
   // would charge it for the client's work.
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+  // BENCH_STREAM_CHILD_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+  const childArgs = (process.env.BENCH_STREAM_CHILD_ARGS ?? '').split(' ').filter((arg) => arg !== '')
+  const child = spawn(process.execPath, [...childArgs, '--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, BENCH_STREAM_CHILD_FILE: file, BENCH_STREAM_CHILD_SECRET: secret },
     stdio: ['pipe', 'pipe', 'inherit'],
   })
@@ -141,9 +143,12 @@ async function main(): Promise<void> {
 
 /** The child: serves the bench file until its stdin closes. */
 async function serve(file: string, secret: string): Promise<void> {
+  // One entry for the session's life, as the root's registry keeps it: a source made per request
+  // would open and fstat the file every time (two thread-pool hops) and defeat its descriptor cache.
+  const entry = { session: { sessionId: 'bench', PlayMethod: 'direct', quality: 'original', filePath: file }, source: createLocalFileSource(file) } as const
   const server = await createStreamServer({
     host: '127.0.0.1', port: 0, logger: silentLogger(), secret: () => secret,
-    sessions: { get: (id) => (id === 'bench' ? { session: { sessionId: 'bench', PlayMethod: 'direct', quality: 'original', filePath: file }, source: createLocalFileSource(file) } : undefined) },
+    sessions: { get: (id) => (id === 'bench' ? entry : undefined) },
   })
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
   process.stdin.resume()

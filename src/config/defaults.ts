@@ -95,6 +95,16 @@ export const streamMaxRanges = 64
 export const streamReadChunkBytes = 512 * 1024
 /** The first read of a body is small, so its first bytes leave sooner. */
 export const streamFirstReadBytes = 64 * 1024
+/** What is left of a range after its first read is read at once up to this (a player's seek). */
+export const streamWholeReadBytes = 1024 * 1024
+/** Positional reads in flight per response: each is a thread-pool hop, so they overlap. */
+export const streamReadsInFlight = 2
+/** Read buffers reused across responses (no page faults, no GC for a seek's 1 MiB): slab size, */
+export const streamReadPoolSlabBytes = 1024 * 1024
+/** how many idle slabs are kept (16 MiB), */
+export const streamReadPoolSlabs = 16
+/** and how many one response may borrow (the rest of a long read allocates as before). */
+export const streamReadPoolSlabsPerResponse = 2
 /** One open descriptor (with its size and mtime) serves a file's requests for this long (nginx open_file_cache). */
 export const streamOpenFileCacheMs = 5_000
 export const streamServerKeepAliveTimeoutMs = 5_000

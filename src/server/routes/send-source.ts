@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { ByteRange, OpenByteSource } from '../../services/media/byte-source.js'
+import { isRecyclableBody, type ByteRange, type OpenByteSource } from '../../services/media/byte-source.js'
 import { formatHttpDate } from '../../services/media/http-date.js'
 import { evaluatePreconditions } from './conditional.js'
 import { decideRange } from './range.js'
@@ -88,7 +88,9 @@ export async function sendSource(req: IncomingMessage, res: ServerResponse, sour
     // The head goes out now, not with the first bytes, when those may be minutes away (a torrent
     // piece); otherwise it rides in the first body packet.
     if (source.waitsForData === true) res.flushHeaders()
-    await pipeOut(body, res)
+    // pipeline resolves on the response's `finish`: every byte has reached the kernel, so the
+    // body's read buffers can serve the next request.
+    if (await pipeOut(body, res) && isRecyclableBody(body)) body.recycle()
     return
   }
 
@@ -125,13 +127,16 @@ export async function sendSource(req: IncomingMessage, res: ServerResponse, sour
   await pipeOut(Readable.from(multipart(), { objectMode: false }), res, first)
 }
 
-async function pipeOut(body: Readable, res: ServerResponse, alsoDestroy?: Readable): Promise<void> {
+/** True when the whole body was written. */
+async function pipeOut(body: Readable, res: ServerResponse, alsoDestroy?: Readable): Promise<boolean> {
   try {
     await pipeline(body, res)
+    return true
   } catch {
     // The player closed the connection or the source failed mid-body; either way the socket is
     // gone or cut, and the player's next Range request starts over.
     alsoDestroy?.destroy()
     if (!res.destroyed) res.destroy()
+    return false
   }
 }

@@ -34,6 +34,18 @@ export interface OpenByteSource extends ByteSourceInfo {
   close(): Promise<void>
 }
 
+/**
+ * A body whose buffers may be reused once the response has `finish`ed (every byte handed to the
+ * kernel). Called only after a body ended and its response finished; never after an error.
+ */
+export interface RecyclableBody {
+  recycle(): void
+}
+
+export function isRecyclableBody(body: unknown): body is RecyclableBody {
+  return typeof (body as Partial<RecyclableBody> | null)?.recycle === 'function'
+}
+
 export interface ByteSource {
   /** Human label for logs (never a URL with credentials in it). */
   readonly label: string
