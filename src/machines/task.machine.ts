@@ -33,22 +33,13 @@ export interface TaskRecord {
   addedAt: number
 }
 
-/** The engine's view of a running torrent, as the `torrent` actor sends it. */
-export interface TaskProgress {
-  name: string
+/** The engine's view of a running torrent, as the `torrent` actor sends it: the wire report's figures plus readiness. */
+export interface TaskProgress extends Pick<TaskReport, 'name' | 'progress' | 'size' | 'downloaded' | 'downloadSpeed' | 'uploadSpeed' | 'peers' | 'etaSeconds' | 'files'> {
   hasMetadata: boolean
   ready: boolean
   done: boolean
-  progress: number
-  size: number
-  downloaded: number
   /** Uploaded since the torrent was (re)started; the machine adds earlier runs. */
   uploaded: number
-  downloadSpeed: number
-  uploadSpeed: number
-  peers: number
-  etaSeconds: number | null
-  files: TaskFileReport[]
 }
 
 export interface TaskInput {
