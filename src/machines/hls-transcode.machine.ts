@@ -1,6 +1,8 @@
 // One HLS session's transcode (issue 6; contract 3 readiness rows, 4.3, 7, 8; docs/hls.md).
 // Pure: the probe, the ffmpeg process and the readiness check are named actors bound by the HLS
-// engine (src/services/hls/engine.ts); tests bind fakes the same way.
+// engine (src/services/hls/engine.ts); tests bind fakes the same way. The engine's probe may
+// start run 0's ffmpeg while ffprobe runs, which the ffmpeg actor of run 0 then adopts (docs/hls.md
+// "Starting before the probe"); the machine does not see the difference.
 //
 //   active (parallel)
 //     work:      probing -> encoding <-> complete          (SEEK restarts ffmpeg at a segment)

@@ -45,10 +45,13 @@ async function playAndCheck(base: string): Promise<{ master: string; segments: n
   const playlist = (await fetchBytes(`${base}/index.m3u8`)).body.toString('utf8')
   const names = playlistSegments(playlist)
   const init = (await fetchBytes(`${base}/init.mp4`)).body
+  const resolution = /RESOLUTION=(\d+)x(\d+)/.exec(master.body.toString('utf8'))!
   for (const [index, name] of names.entries()) {
     const segment = await fetchBytes(`${base}/${name}`)
     expect(segment.status, name).toBe(200)
     const facts = await segmentFacts(init, segment.body)
+    // What the player is told is what it decodes (the scale is an ffmpeg expression, the playlist's figure is not).
+    expect([facts.width, facts.height], name).toEqual([Number(resolution[1]), Number(resolution[2])])
     expect(facts.firstIsKeyframe, name).toBe(true)
     expect(facts.keyframes, name).toBe(1)
     if (index < names.length - 1) expect(facts.durationSeconds, name).toBeCloseTo(2, 2)
@@ -68,6 +71,8 @@ describe('HLS sessions read end to end by a real HLS client', () => {
     expect(master).toContain('BANDWIDTH=8160000')
     expect(segments).toBe(4)
     expect(session.readyCalls()).toBe(1)
+    // ffmpeg started beside ffprobe, and the probe confirmed its command line.
+    expect(kit.engine.inspect().find((s) => s.sessionId === 'h1080')).toMatchObject({ firstStart: 'before-probe', run: 0 })
     await session.handle.stop()
   }, 120_000)
 
@@ -80,6 +85,8 @@ describe('HLS sessions read end to end by a real HLS client', () => {
     expect(master).toContain('CODECS="avc1.640028,mp4a.40.2"') // level 4.0
     expect(master).toContain('BANDWIDTH=3660000') // 3500k video + 160k audio
     expect(segments).toBe(6)
+    // Started before the probe on the 2160p rung; the probe found 720p, so that run was replaced.
+    expect(kit.engine.inspect().find((s) => s.sessionId === 'h720')).toMatchObject({ firstStart: 'discarded', run: 0 })
     await session.handle.stop()
   }, 120_000)
 
@@ -211,7 +218,8 @@ describe('failures and processes', () => {
     const broken = await startEngineKit({ ffmpegPath: fake })
     try {
       const source = await fixtures.get('h264-360p')
-      const session = startSession(broken, 'broken', source)
+      // 480p: the rung ffmpeg is started on before the probe is the one the probe confirms.
+      const session = startSession(broken, 'broken', source, { quality: '480p' })
       const error = await session.failed
       expect((error as { code?: string }).code).toBe('MA_ERR_TRANSCODE_FAILED')
       expect(error.message).toContain('VBV bitrate above level limit')

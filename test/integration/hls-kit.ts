@@ -88,6 +88,9 @@ export interface SegmentFacts {
   durationSeconds: number
   frames: number
   keyframes: number
+  /** Coded size of the video, as a player decodes it. */
+  width: number
+  height: number
 }
 
 /** Video packets of init.mp4 + one segment: keyframe flags and total duration. */
@@ -98,7 +101,11 @@ export async function segmentFacts(init: Buffer, segment: Buffer): Promise<Segme
     await writeFile(file, Buffer.concat([init, segment]))
     const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time,flags', '-of', 'json', file], { maxBuffer: 16 * 1024 * 1024 })
     const packets = (JSON.parse(stdout) as { packets: { flags: string; duration_time?: string }[] }).packets
+    const size = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file])
+    const [width, height] = size.stdout.trim().split(',').map(Number) as [number, number]
     return {
+      width,
+      height,
       firstIsKeyframe: packets[0]?.flags.includes('K') ?? false,
       durationSeconds: packets.reduce((sum, packet) => sum + Number(packet.duration_time ?? 0), 0),
       frames: packets.length,

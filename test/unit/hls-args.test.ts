@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildHlsArgs, keyframeTimes, type HlsArgsInput, type HlsEncoder } from '../../src/services/ffmpeg/hls-args.js'
+import { buildHlsArgs, keyframeExpression, keyframeTimes, scaleFilter, type HlsArgsInput, type HlsEncoder } from '../../src/services/ffmpeg/hls-args.js'
 import { outputGeometry } from '../../src/services/hls/quality-ladder.js'
 
 const base: HlsArgsInput = {
@@ -59,9 +59,20 @@ describe('HLS output rules (contract 4.3)', () => {
     expect(valueAfter(args, '-hls_segment_options')).toBe('movflags=+frag_discont+skip_sidx:use_editlist=0')
   })
 
-  it('forces keyframes at every 2 s boundary with an absolute list', () => {
-    expect(valueAfter(argsOf(), '-force_key_frames')).toBe('0,2,4,6,8,10')
+  it('forces keyframes at every 2 s boundary: an expression from 0, an absolute list on a seek-run', () => {
+    expect(valueAfter(argsOf(), '-force_key_frames')).toBe('expr:gte(t,2*n_forced-0.000001)')
+    expect(keyframeExpression(2.5)).toBe('expr:gte(t,2.500*n_forced-0.000001)')
+    expect(valueAfter(argsOf({ startSegment: 3 }), '-force_key_frames')).toBe('4,6,8,10')
     expect(keyframeTimes(4, 9, 2)).toBe('4,6,8,10')
+  })
+
+  it('a run from 0 needs nothing the probe gives but the bitrate rung and the audio mapping', () => {
+    // So it can start before ffprobe answers (docs/hls.md "Starting before the probe").
+    const probed = argsOf({ sourceGeometry: { width: 1440, height: 1080, sampleAspectRatio: 4 / 3 }, durationSeconds: 5400 })
+    const assumed = argsOf({ sourceGeometry: { width: 1920, height: 1080 }, durationSeconds: 0 })
+    expect(probed).toEqual(assumed)
+    expect(argsOf({ sourceGeometry: { width: 854, height: 480 } })).not.toEqual(assumed) // a lower rung: another cap
+    expect(argsOf({ hasAudio: false })).not.toEqual(assumed)
   })
 
   it('gives reconnect flags and -rw_timeout to URL sources only', () => {
@@ -108,7 +119,8 @@ describe('HLS output rules (contract 4.3)', () => {
 
 describe('encoder arguments (contract 4.3.5)', () => {
   const encoders: HlsEncoder[] = ['libx264', 'h264_nvenc', 'h264_qsv', 'h264_videotoolbox', 'h264_vaapi']
-  const softwareChain = 'scale=1280:720,format=yuv420p,setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709'
+  const scale720 = "scale=w='max(2,2*round(iw*sar*max(2,2*round(min(720,ih)/2))/ih/2))':h='max(2,2*round(min(720,ih)/2))'"
+  const softwareChain = `${scale720},format=yuv420p,setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709`
 
   it('libx264: preset superfast and the scale,format=yuv420p,setparams chain', () => {
     const args = argsOf({ encoder: 'libx264' })
@@ -144,8 +156,13 @@ describe('encoder arguments (contract 4.3.5)', () => {
     const args = argsOf({ encoder: 'h264_vaapi' })
     expect(valueAfter(args, '-vaapi_device')).toBe('/dev/dri/renderD128')
     expect(args.indexOf('-vaapi_device')).toBeLessThan(args.indexOf('-i'))
-    expect(valueAfter(args, '-vf')).toBe('scale=1280:720,format=nv12,hwupload')
+    expect(valueAfter(args, '-vf')).toBe(`${scale720},format=nv12,hwupload`)
     expect(args.join(' ')).not.toMatch(/scale_vaapi|setparams/)
+  })
+
+  it('original (and an unknown label) scales to the display aspect without a height clamp', () => {
+    expect(scaleFilter('original')).toBe("scale=w='max(2,2*round(iw*sar/2))':h='max(2,2*round(ih/2))'")
+    expect(scaleFilter('4320p')).toBe(scaleFilter('original'))
   })
 
   it.each(encoders)('%s: original quality carries no bitrate cap', (encoder) => {

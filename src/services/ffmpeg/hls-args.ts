@@ -1,5 +1,5 @@
 import { hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
-import { outputGeometry, type OutputGeometry, type SourceGeometry } from '../hls/quality-ladder.js'
+import { outputGeometry, qualityLadder, type OutputGeometry, type SourceGeometry } from '../hls/quality-ladder.js'
 import type { Quality } from '../../protocol/wire.js'
 
 // The ffmpeg command line of an HLS session, as a pure function (contract 4.3, all eight output
@@ -15,7 +15,7 @@ export interface HlsArgsInput {
   /** A local path or an http(s) URL: the same reference feeds ffprobe, `-i` and subtitle extraction. */
   source: string
   sourceGeometry: SourceGeometry
-  /** Source duration, for the forced keyframe list. */
+  /** Source duration, for a seek-run's forced keyframe list (a run from 0 needs none). */
   durationSeconds: number
   quality: Quality | string
   encoder: HlsEncoder
@@ -75,14 +75,17 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   if (input.hasAudio) args.push('-map', `0:a:${input.audioIndex}?`)
   args.push('-sn', '-dn')
 
-  args.push('-vf', encoder.filter(geometry))
+  args.push('-vf', encoder.filter(scaleFilter(input.quality)))
   args.push('-c:v', input.encoder, ...encoder.options)
   const level = geometry.rung?.level
   if (level) args.push(...encoder.level(level))
   args.push(...encoder.rate(geometry.videoBitrateKbps ?? undefined))
-  // Keyframes exactly at every segment boundary (contract 4.3.2): an absolute list, so that
-  // boundaries are the same whichever run (from 0, or a seek-restart) produced a segment.
-  args.push('-force_key_frames', keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds))
+  // Keyframes exactly at every segment boundary (contract 4.3.2), the same whichever run (from 0,
+  // or a seek-restart) produced a segment. A seek-run gets the absolute list of boundary times (an
+  // expression's `t` counts from the run's own start there, which drifts from the source timeline
+  // when the source does not start at 0); a run from 0 gets the expression, which needs no
+  // duration and so no probe (measured identical to the list: docs/hls.md "Starting before the probe").
+  args.push('-force_key_frames', startSeconds > 0 ? keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds) : keyframeExpression(segmentSeconds))
   args.push(...encoder.noExtraKeyframes)
 
   if (input.hasAudio) args.push('-c:a', 'aac', '-b:a', '160k', '-ac', '2')
@@ -125,15 +128,14 @@ interface EncoderProfile {
   acceleration: string
   preset: string
   options: string[]
-  filter(geometry: OutputGeometry): string
+  filter(scale: string): string
   level(level: string): string[]
   rate(capKbps: number | undefined): string[]
   noExtraKeyframes: string[]
 }
 
-const scale = (geometry: OutputGeometry) => `scale=${geometry.width}:${geometry.height}`
 // setparams pins the colour description so every segment (and every run) declares the same one.
-const softwareChain = (geometry: OutputGeometry) => `${scale(geometry)},format=yuv420p,setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709`
+const softwareChain = (scale: string) => `${scale},format=yuv420p,setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709`
 const cappedRate = (capKbps: number) => ['-b:v', `${capKbps}k`, '-maxrate', `${capKbps}k`, '-bufsize', `${capKbps * 2}k`]
 
 function encoderProfile(encoder: HlsEncoder): EncoderProfile {
@@ -186,12 +188,37 @@ function encoderProfile(encoder: HlsEncoder): EncoderProfile {
         acceleration: 'vaapi',
         preset: 'default',
         options: ['-profile:v', 'high'],
-        filter: (geometry) => `${scale(geometry)},format=nv12,hwupload`,
+        filter: (scale) => `${scale},format=nv12,hwupload`,
         level: (level) => ['-level:v', level],
         rate: (cap) => (cap === undefined ? ['-qp', '21'] : cappedRate(cap)),
         noExtraKeyframes: [],
       }
   }
+}
+
+/**
+ * The scale filter of outputGeometry() in ffmpeg's own arithmetic: the same height clamp, display
+ * aspect and even rounding (`even(v) = max(2, 2*round(v/2))`, operations in the same order), so
+ * the numbers come from the decoded frames and a run can start before ffprobe has answered. The
+ * master playlist's RESOLUTION comes from outputGeometry(); test/integration/hls-scale-expression
+ * checks with real ffmpeg that both agree.
+ */
+export function scaleFilter(quality: Quality | string): string {
+  const even = (value: string) => `max(2,2*round(${value}/2))`
+  const rung = qualityLadder.find((candidate) => candidate.label === quality)
+  if (!rung) return `scale=w='${even('iw*sar')}':h='${even('ih')}'` // original, and unknown labels
+  const height = even(`min(${rung.maxHeight},ih)`)
+  return `scale=w='${even(`iw*sar*${height}/ih`)}':h='${height}'`
+}
+
+/**
+ * A keyframe at the first frame at or after every boundary of a run from 0: what the absolute
+ * list does (one forced frame per boundary, in order), without needing the duration. The
+ * microsecond keeps a frame exactly on a boundary from being missed by `pts * time_base`
+ * rounding just below it.
+ */
+export function keyframeExpression(segmentSeconds: number): string {
+  return `expr:gte(t,${formatSeconds(segmentSeconds)}*n_forced-0.000001)`
 }
 
 /** `0,2,4,…` up to the duration, from the first boundary at or after `fromSeconds`. */

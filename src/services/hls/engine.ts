@@ -5,7 +5,7 @@
 // and stop(); it posts session-ready and reports failures to the sync.
 import { EventEmitter } from 'node:events'
 import { watch, type FSWatcher } from 'node:fs'
-import { access, mkdir, readdir, rename } from 'node:fs/promises'
+import { access, mkdir, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createActor, fromCallback, fromPromise, type Actor } from 'xstate'
 import {
@@ -28,6 +28,7 @@ import type { RouteHandler } from '../../server/routes/context.js'
 import { createHlsRoute, type HlsResource } from '../../server/routes/hls.js'
 import { buildHlsArgs, isUrlSource, type HlsArgs, type HlsEncoder } from '../ffmpeg/hls-args.js'
 import { createProbeService, redact, type ProbeResult, type ProbeService, type ProbedSubtitle } from '../ffmpeg/probe.js'
+import type { SourceGeometry } from './quality-ladder.js'
 import { codecsString, masterPlaylist, mediaPlaylist, planSegments, subtitlePlaylist, type SegmentPlan } from './playlists.js'
 import { startWatchedProcess, type ManagedProcess } from './process.js'
 import { createDirectorySegmentStore, type SegmentStore, type SegmentStoreEntry } from './segment-store.js'
@@ -67,8 +68,11 @@ export interface HlsEngine {
   /** Stops every session (daemon shutdown). */
   stopAll(): Promise<void>
   /** Live sessions and their ffmpeg PIDs (diagnostics, tests). */
-  inspect(): Array<{ sessionId: string; state: string; pids: number[]; run: number; restarts: number }>
+  inspect(): Array<{ sessionId: string; state: string; pids: number[]; run: number; restarts: number; firstStart: FirstStart | undefined }>
 }
+
+/** How run 0 started: before the probe answered (kept), restarted after it (the guess was wrong), or after it. */
+export type FirstStart = 'before-probe' | 'discarded' | 'after-probe'
 
 export interface HlsSessionHandle {
   stop(): Promise<void>
@@ -103,6 +107,46 @@ export interface HlsEngineOptions {
   extraInputArgs?: string[]
 }
 
+/**
+ * Run 0's ffmpeg started while ffprobe is still running, on assumed source facts (docs/hls.md
+ * "Starting before the probe"): adopted by the ffmpeg actor of run 0 when the probe yields the
+ * same command line, killed and removed otherwise.
+ */
+interface Speculation {
+  dir: string
+  /** The input reference this process reads (a minted URL differs per process). */
+  source: string
+  built: HlsArgs
+  proc: ManagedProcess
+}
+
+/** The source facts that decide a command line: the probe's, or the ones assumed before it. */
+interface SourceFacts {
+  sourceGeometry: SourceGeometry
+  durationSeconds: number
+  audioTracks: number
+}
+
+const probedFacts = (probe: ProbeResult): SourceFacts => ({
+  sourceGeometry: { width: probe.video.width, height: probe.video.height, sampleAspectRatio: probe.video.sampleAspectRatio },
+  durationSeconds: probe.durationSeconds,
+  audioTracks: probe.audio.length,
+})
+
+/**
+ * The most common source (1080p, square pixels, an audio track at the session's index). A run
+ * from 0 takes from these facts only the bitrate rung, the level and the audio mapping (its scale
+ * and keyframes are ffmpeg expressions), so the guess is right whenever the source is at least
+ * as tall as the asked quality and has the asked audio track.
+ */
+const assumedFacts = (session: StreamSession): SourceFacts => ({
+  sourceGeometry: { width: 1920, height: 1080 },
+  durationSeconds: 0,
+  audioTracks: (session.audioIndex ?? 0) + 1,
+})
+
+const sameArgs = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((arg, index) => arg === b[index])
+
 interface Run {
   run: number
   dir: string
@@ -124,6 +168,10 @@ interface LiveSession {
   entry: SegmentStoreEntry | undefined
   probe: ProbeResult | undefined
   probeError: Error | undefined
+  /** Run 0 started before the probe answered, until the ffmpeg actor adopts it (or it is discarded). */
+  speculation: Speculation | undefined
+  /** How run 0 started: before the probe (kept), restarted after it (discarded), or after it. */
+  firstStart: FirstStart | undefined
   plan: SegmentPlan | undefined
   firstArgs: HlsArgs | undefined
   textSubtitles: ProbedSubtitle[]
@@ -176,17 +224,16 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / (fps * segmentSeconds))))
   }
 
-  const argsFor = (live: LiveSession, startSegment: number, outputDir: string): HlsArgs => {
-    const probe = live.probe!
-    const audioIndex = live.session.audioIndex !== undefined && live.session.audioIndex < probe.audio.length ? live.session.audioIndex : 0
+  const argsFor = (live: LiveSession, startSegment: number, outputDir: string, facts = probedFacts(live.probe!), source = live.sourceNow()): HlsArgs => {
+    const audioIndex = live.session.audioIndex !== undefined && live.session.audioIndex < facts.audioTracks ? live.session.audioIndex : 0
     const built = buildHlsArgs({
-      source: live.sourceNow(),
-      sourceGeometry: { width: probe.video.width, height: probe.video.height, sampleAspectRatio: probe.video.sampleAspectRatio },
-      durationSeconds: probe.durationSeconds,
+      source,
+      sourceGeometry: facts.sourceGeometry,
+      durationSeconds: facts.durationSeconds,
       quality: live.session.quality,
       encoder,
       audioIndex,
-      hasAudio: probe.audio.length > 0,
+      hasAudio: facts.audioTracks > 0,
       outputDir,
       startSegment,
       warmupSegments: warmupSegments(live),
@@ -349,6 +396,34 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     live.written.emit('written')
   }
 
+  const spawnFfmpeg = (live: LiveSession, run: number, args: string[]): ManagedProcess => {
+    const proc = startWatchedProcess(options.ffmpegPath, args, { onStderrLine: (line) => live.log.debug({ run, line: scrubUrls(line) }, 'ffmpeg') })
+    live.processes.add(proc)
+    return proc
+  }
+
+  /** Starts run 0 on assumed facts while ffprobe runs (the probe costs a process start-up). */
+  const speculate = async (live: LiveSession, entry: SegmentStoreEntry): Promise<void> => {
+    const dir = join(entry.dir, 'run-0')
+    await mkdir(dir, { recursive: true })
+    if (live.stopping) return
+    const source = live.sourceNow()
+    const built = argsFor(live, 0, dir, assumedFacts(live.session), source)
+    live.speculation = { dir, source, built, proc: spawnFfmpeg(live, 0, built.args) }
+    live.log.debug({ pid: live.speculation.proc.pid }, 'ffmpeg started before the probe answered')
+  }
+
+  /** Kills a speculative run and removes what it wrote (its segments have the wrong shape). */
+  const discardSpeculation = async (live: LiveSession): Promise<void> => {
+    const speculation = live.speculation
+    if (!speculation) return
+    live.speculation = undefined
+    speculation.proc.kill()
+    await speculation.proc.exited
+    live.processes.delete(speculation.proc)
+    await rm(speculation.dir, { recursive: true, force: true })
+  }
+
   const machineFor = (live: LiveSession) => hlsTranscodeMachine.provide({
     actors: {
       probe: fromPromise<unknown, void>(async ({ signal }) => {
@@ -356,22 +431,38 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           const ended = () => {
             if (live.stopping || signal.aborted) throw new ProbeFailedError('the session ended while it was being probed')
           }
-          live.entry = await store.open({ sessionId: live.sessionId, source: live.sourceId, quality: String(live.session.quality), audioIndex: live.session.audioIndex ?? 0, cacheId: live.session.cacheId })
+          const entry = await store.open({ sessionId: live.sessionId, source: live.sourceId, quality: String(live.session.quality), audioIndex: live.session.audioIndex ?? 0, cacheId: live.session.cacheId })
+          live.entry = entry
           ended()
+          // ffmpeg starts now on assumed facts, ffprobe beside it (docs/hls.md "Starting before the probe").
+          const speculating = entry.cacheHit ? Promise.resolve() : speculate(live, entry).catch((err: unknown) => live.log.warn({ err }, 'could not start ffmpeg before the probe'))
           // A minted URL changes with every token: its probe is cached under the source's identity.
           const input = live.sourceNow()
           const probeCacheId = live.session.cacheId ?? (live.minted ? `source|${live.sourceId}` : undefined)
           const { result, cacheHit } = await probeService.probe(input, { signal, ...(probeCacheId === undefined ? {} : { cacheId: probeCacheId }) })
+          await speculating
           ended()
           live.probe = result
           live.plan = planSegments(result.durationSeconds, segmentSeconds, result.video.frameRate)
           live.textSubtitles = result.subtitles.filter((track) => track.text)
-          live.firstArgs = argsFor(live, 0, join(live.entry.dir, 'run-0'))
+          live.firstArgs = argsFor(live, 0, join(entry.dir, 'run-0'))
+          const speculation = live.speculation
+          if (speculation) {
+            // Kept only if the probe gives the very same command line (same input reference).
+            const confirmed = argsFor(live, 0, speculation.dir, probedFacts(result), speculation.source)
+            if (sameArgs(confirmed.args, speculation.built.args)) live.firstStart = 'before-probe'
+            else {
+              live.firstStart = 'discarded'
+              live.log.debug({ assumed: speculation.built.summary, probed: confirmed.summary }, 'the source differs from the assumed one: ffmpeg restarts on the probed facts')
+              await discardSpeculation(live)
+              ended()
+            }
+          } else live.firstStart = 'after-probe'
           const { summary } = live.firstArgs
           // The one line per session naming encoder, acceleration and preset (contract 4.3.8).
           live.log.info({
             encoder: summary.encoder, acceleration: summary.acceleration, preset: summary.preset, height: summary.height,
-            bitrateKbps: summary.bitrateKbps, level: summary.level, sourceKind: isUrlSource(input) ? 'url' : 'file', probeCacheHit: cacheHit,
+            bitrateKbps: summary.bitrateKbps, level: summary.level, sourceKind: isUrlSource(input) ? 'url' : 'file', probeCacheHit: cacheHit, firstStart: live.firstStart,
             segments: live.plan.count,
           }, `hls session: encoder ${summary.encoder}, acceleration ${summary.acceleration}, preset ${summary.preset}`)
           live.subtitling = extractSubtitles(live).catch((err: unknown) => live.log.warn({ err }, 'subtitle extraction failed'))
@@ -381,6 +472,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         try {
           return await work
         } catch (err) {
+          await discardSpeculation(live).catch(() => undefined)
           // Same class and code, with any URL query (a token, a debrid credential) cut out.
           const error = err instanceof Error ? err : new ProbeFailedError(String(err))
           if (error.message !== scrubUrls(error.message)) error.message = scrubUrls(error.message)
@@ -396,7 +488,10 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         let watcher: FSWatcher | undefined
         const entry = live.entry!
         const dir = join(entry.dir, `run-${input.run}`)
-        const built = argsFor(live, input.startSegment, dir)
+        // Run 0 adopts the process started before the probe, once the probe confirmed its plan.
+        const adopted = input.run === 0 && input.startSegment === 0 ? live.speculation : undefined
+        live.speculation = undefined
+        const built = adopted?.built ?? argsFor(live, input.startSegment, dir)
         live.runs.set(input.run, { run: input.run, dir, keepFrom: input.startSegment })
         let highest = -1
         const scan = async (): Promise<void> => {
@@ -413,10 +508,9 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           }
         }
         void (async () => {
-          await mkdir(dir, { recursive: true })
+          if (!adopted) await mkdir(dir, { recursive: true })
           if (disposed) return
-          proc = startWatchedProcess(options.ffmpegPath, built.args, { onStderrLine: (line) => live.log.debug({ run: input.run, line: scrubUrls(line) }, 'ffmpeg') })
-          live.processes.add(proc)
+          proc = adopted?.proc ?? spawnFfmpeg(live, input.run, built.args)
           live.log.debug({ run: input.run, startSegment: input.startSegment, firstWritten: built.firstWrittenSegment, pid: proc.pid }, 'ffmpeg started')
           scanTimer = setInterval(() => void scan(), hlsSegmentScanMs)
           // A rename into place (temp_file) is seen at once where the platform tells (inotify); the
@@ -442,6 +536,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           if (scanTimer) clearInterval(scanTimer)
           watcher?.close()
           proc?.kill()
+          adopted?.proc.kill()
         }
       }),
       checkReady: fromPromise<boolean, ReadinessCheckInput>(async ({ input }) => {
@@ -509,7 +604,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         sourceNow: typeof source === 'string' ? () => source : () => source.current(),
         minted: typeof source !== 'string',
         log: log.child({ sessionId, source: redact(sourceId) }),
-        entry: undefined, probe: undefined, probeError: undefined, plan: undefined, firstArgs: undefined,
+        entry: undefined, probe: undefined, probeError: undefined, speculation: undefined, firstStart: undefined, plan: undefined, firstArgs: undefined,
         textSubtitles: [], subtitlesDone: new Set(), subtitlesFinished: false,
         runs: new Map(), processes: new Set(), actor: undefined, readySeen: false, stopping: undefined, probing: undefined, subtitling: undefined,
         written: new EventEmitter(),
@@ -553,6 +648,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         pids: [...live.processes].map((proc) => proc.pid).filter((pid): pid is number => pid !== undefined),
         run: live.actor?.getSnapshot().context.run ?? 0,
         restarts: live.actor?.getSnapshot().context.restarts ?? 0,
+        firstStart: live.firstStart,
       }))
     },
   }
