@@ -1,5 +1,5 @@
 import { createEmptyActor, type AnyActorScope, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine, type AnyTransitionDefinition, type InputFrom } from 'xstate'
-import { getShortestPaths, getSimplePaths, serializeSnapshot, type StatePath } from 'xstate/graph'
+import { getAdjacencyMap, getShortestPaths, getSimplePaths, serializeSnapshot, type StatePath } from 'xstate/graph'
 import { listStateNodes, listTransitions, transitionLabel, type TransitionRow } from '../../src/system/statecharts.js'
 
 // Path generation for property tests over a machine *definition* (docs/statecharts.md).
@@ -40,6 +40,35 @@ export function shortestPaths<TMachine extends AnyStateMachine>(machine: TMachin
 
 export function simplePaths<TMachine extends AnyStateMachine>(machine: TMachine, options: PathOptions<TMachine>): MachinePath<TMachine>[] {
   return getSimplePaths(isolated(machine), traversal(machine, options)) as MachinePath<TMachine>[]
+}
+
+/** One edge of the reachable state graph: `prev --event--> next`. */
+export interface MachineEdge {
+  prev: AnyMachineSnapshot
+  event: AnyEventObject
+  next: AnyMachineSnapshot
+}
+
+/**
+ * Every edge of the reachable state graph, a vertex per state (`serializeState`): for machines
+ * whose per-transition path set is too big, and for rules checked on every edge.
+ */
+export function reachableEdges<TMachine extends AnyStateMachine>(machine: TMachine, options: PathOptions<TMachine>): MachineEdge[] {
+  type Vertex = { state: AnyMachineSnapshot; transitions: Record<string, { event: AnyEventObject; state: AnyMachineSnapshot }> }
+  const adjacency = getAdjacencyMap(isolated(machine), traversal(machine, { ...options, perTransition: false }) as never)
+  return (Object.values(adjacency) as Vertex[]).flatMap(({ state, transitions }) =>
+    Object.values(transitions).map(({ event, state: next }) => ({ prev: state, event, next })))
+}
+
+/** The keys of the transitions no edge takes (see `uncoveredTransitions` for paths). */
+export function transitionsNotTakenBy(machine: AnyStateMachine, edges: readonly MachineEdge[]): string[] {
+  // An edge is a one-step path from `prev`: the replay below starts from a step's predecessor.
+  const paths = edges.map(({ prev, event, next }) => ({
+    state: next,
+    weight: 1,
+    steps: [{ state: prev, event: { type: 'xstate.init' } }, { state: next, event }],
+  })) as unknown as MachinePath[]
+  return uncoveredTransitions(machine, paths)
 }
 
 export interface DefinedTransition {

@@ -1,10 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { AnyEventObject, AnyMachineSnapshot, AnyStateNode, EventObject } from 'xstate'
-import { getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph'
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateNode } from 'xstate'
+import { getShortestPaths, getStateNodes } from 'xstate/graph'
 import { downlinkMachine, type DownlinkEvent } from '../../src/machines/downlink.machine.js'
 import type { DownlinkMode } from '../../src/protocol/wire.js'
 import { downlinkHarness, downlinkSettings, frame } from '../unit/control-plane-fakes.js'
+import { reachableEdges, transitionsNotTakenBy } from '../helpers/machine-paths.js'
 
 // Two views of the downlink. The graph view walks the pure machine (no time, no I/O) with every
 // event including XState's internal timer and actor events, so every transition is taken and
@@ -60,36 +61,11 @@ function activeNodes(snapshot: AnyMachineSnapshot): Set<AnyStateNode> {
 /** Transient states (eventless `always` only) are passed through, never rested in. */
 const isTransient = (node: AnyStateNode) => (node.always?.length ?? 0) > 0
 
-/** Whether `target` was entered on the way to `next` (through a transient state if need be). */
-function entered(next: AnyMachineSnapshot, target: AnyStateNode): boolean {
-  if (activeNodes(next).has(target)) return true
-  return isTransient(target) && (target.always ?? []).some((definition) => (definition.target ?? []).every((inner) => entered(next, inner)))
-}
-
 describe('downlink statechart paths', () => {
-  const adjacency = getAdjacencyMap(graphMachine, graphOptions('auto'))
-  type Vertex = { state: AnyMachineSnapshot; transitions: Record<string, { event: EventObject; state: AnyMachineSnapshot }> }
-  const edges = (Object.values(adjacency) as Vertex[]).flatMap(({ state, transitions }) =>
-    Object.values(transitions).map(({ event, state: next }) => ({ prev: state, event, next })))
+  const edges = reachableEdges(graphMachine, { ...graphOptions('auto'), limit: 100_000 })
 
   it('takes every transition of the machine from some reachable state', () => {
-    const missing: string[] = []
-    for (const node of getStateNodes(graphMachine.root)) {
-      for (const [eventType, definitions] of node.transitions) {
-        for (const definition of definitions) {
-          const targets = definition.target ?? []
-          const taken = edges.some(({ prev, event, next }) =>
-            event.type === eventType && activeNodes(prev).has(node) && targets.every((target) => entered(next, target)))
-          if (!taken) missing.push(`${node.id} --${eventType}--> ${targets.map((target) => target.id).join(',') || '(internal)'}`)
-        }
-      }
-      for (const definition of node.always ?? []) {
-        const targets = definition.target ?? []
-        const taken = edges.some(({ next }) => targets.every((target) => activeNodes(next).has(target)))
-        if (!taken) missing.push(`${node.id} --always--> ${targets.map((target) => target.id).join(',')}`)
-      }
-    }
-    expect(missing).toEqual([])
+    expect(transitionsNotTakenBy(downlinkMachine, edges)).toEqual([])
   })
 
   it('never falls back in sse mode and never opens SSE in poll mode, on any edge', () => {
