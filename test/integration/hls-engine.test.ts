@@ -231,6 +231,24 @@ describe('failures and processes', () => {
     }
   }, 60_000)
 
+  it('a failing probe leaves no ffmpeg behind, though ffmpeg was started beside it', async () => {
+    const fakeProbe = join(kit.workDir, 'failing-ffprobe.sh')
+    await writeFile(fakeProbe, '#!/bin/sh\nsleep 0.3\necho "moov atom not found" >&2\nexit 1\n')
+    await chmod(fakeProbe, 0o755)
+    // ffmpeg at real time would run 20 s: it is still running when the probe fails.
+    const probing = await startEngineKit({ ffprobePath: fakeProbe, extraInputArgs: ['-readrate', '1'] })
+    try {
+      const session = startSession(probing, 'badprobe', await fixtures.get('h264-360p'), { quality: '480p' })
+      const error = await session.failed
+      expect((error as { code?: string }).code).toBe('MA_ERR_PROBE_FAILED')
+      expect(await ffmpegProcessesMentioning(probing.workDir)).toEqual([])
+      expect(session.readyCalls()).toBe(0)
+      await session.handle.stop()
+    } finally {
+      await probing.close()
+    }
+  }, 30_000)
+
   it('ffprobe missing fails the session with advice naming FFPROBE_PATH', async () => {
     const missing = await startEngineKit({ ffprobePath: '/nonexistent/ffprobe' })
     try {
@@ -264,13 +282,12 @@ describe('failures and processes', () => {
       // Not ready: the playlists are not there yet, so a player's HEAD probe keeps retrying.
       expect((await fetch(`${stalled.base('stalled')}/master.m3u8`, { method: 'HEAD' })).status).toBe(404)
       expect((await fetchBytes(`${stalled.base('stalled')}/init.mp4`)).status).toBe(404)
+      // The simulated clock fires due timers inside increment(), so each outcome is there at once.
       clock.increment(59_999)
-      await new Promise((resolve) => setTimeout(resolve, 50))
       expect(timeouts).toBe(0)
       clock.increment(1)
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(timeouts).toBe(1)
       clock.increment(120_000)
-      await new Promise((resolve) => setTimeout(resolve, 50))
       expect(timeouts).toBe(1)
       expect(ready).toBe(0)
       // The user-facing `mark-ready: timeout` line is the session actor's (test/unit/session-machine.test.ts).

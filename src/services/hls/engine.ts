@@ -439,8 +439,14 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           // A minted URL changes with every token: its probe is cached under the source's identity.
           const input = live.sourceNow()
           const probeCacheId = live.session.cacheId ?? (live.minted ? `source|${live.sourceId}` : undefined)
-          const { result, cacheHit } = await probeService.probe(input, { signal, ...(probeCacheId === undefined ? {} : { cacheId: probeCacheId }) })
-          await speculating
+          let probed: Awaited<ReturnType<ProbeService['probe']>>
+          try {
+            probed = await probeService.probe(input, { signal, ...(probeCacheId === undefined ? {} : { cacheId: probeCacheId }) })
+          } finally {
+            // Also on failure: a process it starts after this step gave up would belong to no one.
+            await speculating
+          }
+          const { result, cacheHit } = probed
           ended()
           live.probe = result
           live.plan = planSegments(result.durationSeconds, segmentSeconds, result.video.frameRate)
