@@ -200,6 +200,8 @@ export const tcpInitialRtoMs = 1_000 // RFC 6298 2.1
 export const tcpMinRtoMs = 200 // RFC 6298 2.4 says 1 s; 200 ms like Linux (docs/netstack.md)
 export const tcpMaxRtoMs = 60_000 // RFC 6298 2.5
 export const tcpPersistMaxMs = 60_000
+export const tcpTlpMinMs = 10 // tail loss probe floor (RFC 8985 PTO): above event-loop jitter
+export const tcpTlpDelayedAckMs = 200 // RFC 8985 WCDelAckT: the peer's worst-case delayed ACK
 export const tcpMaxRetransmits = 12
 export const tcpSynRetries = 6 // 1+2+4+8+16+32+64 s: about two minutes to give up on a connect
 export const tcpTimeWaitMs = 60_000 // 2 MSL with MSL = 30 s (Linux)

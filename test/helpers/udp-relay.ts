@@ -22,6 +22,8 @@ export interface UdpRelay {
   close(): Promise<void>
 }
 
+const RELAY_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024
+
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
@@ -38,6 +40,16 @@ function bind(socket: Socket, address: string): Promise<number> {
     socket.once('error', reject)
     socket.bind(0, address, () => {
       socket.off('error', reject)
+      // Large buffers like the tunnel's own (wgUdpSocketBufferBytes): with the kernel's default
+      // 208 KiB the relay dropped bursts while its event loop was busy, on top of the loss it was
+      // asked for (131 resends in 64 MiB at "0 %" loss).
+      for (const set of [(n: number) => socket.setRecvBufferSize(n), (n: number) => socket.setSendBufferSize(n)]) {
+        try {
+          set(RELAY_SOCKET_BUFFER_BYTES)
+        } catch {
+          // capped or refused: the kernel default stays
+        }
+      }
       resolve(socket.address().port)
     })
   })

@@ -9,12 +9,14 @@ async function bidirectional(sizeBytes: number, link: Parameters<typeof pair>[0]
   const fromA = seededBytes(sizeBytes, 1)
   const fromB = seededBytes(sizeBytes, 2)
   let serverSide: ReturnType<typeof collect> | undefined
+  // Half-open on both ends: whichever direction finishes first must not end the other one early
+  // (with allowHalfOpen false the first FIN would end the other side's writing, as node:net does).
   b.listen(5000, (socket) => {
     serverSide = collect(socket)
     void writeAll(socket, fromB)
-  })
+  }, { allowHalfOpen: true })
   let client: TcpSocket | undefined
-  const connecting = a.connect('10.0.0.2', 5000).then((socket) => (client = socket))
+  const connecting = a.connect('10.0.0.2', 5000, { allowHalfOpen: true }).then((socket) => (client = socket))
   await drive(clock, () => client !== undefined, 60_000)
   await connecting
   const clientSide = collect(client!)

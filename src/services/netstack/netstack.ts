@@ -77,11 +77,16 @@ export interface NetStackStats {
   sendErrors: number
   /** Segments sent again (fast retransmit, partial ACKs, SACK holes, timeouts). */
   tcpSegmentsRetransmitted: number
+  /** Recoveries started (by RACK with a SACK peer, by 3 duplicate ACKs without). */
   tcpFastRetransmits: number
-  /** Fast retransmits that reordering caused, found by the ACK timing and undone. */
+  /** Recoveries undone: every resend came back as a D-SACK or was ACKed too soon (reordering). */
   tcpSpuriousRetransmits: number
   tcpTimeouts: number
   tcpSackRecoveries: number
+  /** Tail loss probes sent (RFC 8985 7). */
+  tcpTailLossProbes: number
+  /** Segments RACK marked lost (RFC 8985 6). */
+  tcpRackLost: number
   tcpConnections: number
   udpSockets: number
 }
@@ -112,6 +117,8 @@ export function tcpSettingsFromDefaults(overrides: Partial<TcpSettings> = {}, co
     maxRetransmits: defaults.tcpMaxRetransmits,
     synRetries: defaults.tcpSynRetries,
     defaultMss: defaults.tcpDefaultMss,
+    tlpMinMs: defaults.tcpTlpMinMs,
+    tlpDelayedAckMs: defaults.tcpTlpDelayedAckMs,
     congestionControl,
     ...overrides,
   }
@@ -134,7 +141,7 @@ export function createNetStack(options: NetStackOptions): NetStack {
     ipReceived: 0, ipSent: 0, ipDroppedMalformed: 0, ipDroppedChecksum: 0, ipDroppedFragment: 0, ipDroppedNotForUs: 0,
     ipDroppedProtocol: 0, icmpEchoReplied: 0, tcpDroppedMalformed: 0, tcpResetsSent: 0, udpDroppedMalformed: 0,
     udpDroppedNoSocket: 0, receiveErrors: 0, sendErrors: 0,
-    tcpSegmentsRetransmitted: 0, tcpSpuriousRetransmits: 0, tcpFastRetransmits: 0, tcpTimeouts: 0, tcpSackRecoveries: 0,
+    tcpSegmentsRetransmitted: 0, tcpSpuriousRetransmits: 0, tcpFastRetransmits: 0, tcpTimeouts: 0, tcpSackRecoveries: 0, tcpTailLossProbes: 0, tcpRackLost: 0,
   }
   const connections = new Map<string, { conn: TcpConnection; socket?: TcpSocket }>()
   interface ListenerEntry { port: number; onConnection: (socket: TcpSocket) => void; embryonic: number; closed: boolean; allowHalfOpen: boolean }

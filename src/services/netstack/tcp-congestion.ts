@@ -31,6 +31,12 @@ export interface CongestionControl {
   onDupAck(event: DupAckEvent): CongestionAction
   onTimeout(event: { flight: number; sndMax: number }): void
   /**
+   * Loss found by the connection's own detection (RACK, RFC 8985) rather than by duplicate-ACK
+   * counting: reduce ssthresh and enter recovery until `sndMax` is acknowledged. While in
+   * recovery the connection paces sending by PRR (RFC 6937), not by cwnd.
+   */
+  onCongestion(event: { flight: number; sndMax: number }): void
+  /**
    * The last fast retransmit was spurious (the original arrived, reordered): restore the window
    * from before it and leave recovery (RFC 3522/4015 response). Optional.
    */
@@ -103,6 +109,14 @@ export class NewReno implements CongestionControl {
       return 'retransmit'
     }
     return 'none'
+  }
+
+  onCongestion(event: { flight: number; sndMax: number }): void {
+    this.ssthresh = Math.max(Math.floor(event.flight / 2), 2 * this.#mss)
+    this.cwnd = this.ssthresh
+    this.#recover = event.sndMax
+    this.#avoidanceBytes = 0
+    this.inRecovery = true
   }
 
   undo(prior: { cwnd: number; ssthresh: number; ack: number }): void {

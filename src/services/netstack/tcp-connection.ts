@@ -13,19 +13,25 @@
 // - receiver and sender silly-window avoidance: RFC 1122 4.2.3.3, 4.2.3.4
 // - RTO, backoff, Karn: RFC 6298; congestion control behind CongestionControl (NewReno, RFC 5681
 //   and RFC 6582); zero-window probes on a persist timer: RFC 9293 3.8.6.1
-// - SACK-based loss recovery with a scoreboard of the peer's blocks: RFC 6675; spurious fast
-//   retransmits (reordering) detected by ACK timing and undone: RFC 3522 / RFC 4015 in spirit
+// - with a peer that SACKs: RACK-TLP loss detection (RFC 8985, tcp-rack.ts): segments are
+//   declared lost by time (RACK.rtt + reordering window) once later-sent data was delivered,
+//   which also finds lost retransmissions; a tail loss probe instead of waiting for the RTO;
+//   recovery paced by Proportional Rate Reduction (RFC 6937); a timeout marks everything not
+//   SACKed lost and keeps the SACK information; D-SACK (RFC 2883) widens the reordering window
+//   and undoes a recovery whose every resend was a duplicate (Linux's DSACK undo)
+// - without SACK: NewReno fast retransmit on 3 duplicate ACKs; spurious fast retransmits
+//   (reordering) detected by ACK timing and undone: RFC 3522 / RFC 4015 in spirit
 import type { AgentError } from '../../errors.js'
 import { TcpConnectionRefusedError, TcpConnectionResetError, TcpTimeoutError } from '../../errors.js'
 import type { NetClock, RandomUint32 } from './clock.js'
 import { ByteQueue } from './byte-queue.js'
 import type { CongestionControl, CongestionControlFactory } from './tcp-congestion.js'
 import { Reassembler } from './tcp-reassembly.js'
-import { SackScoreboard } from './tcp-sack-scoreboard.js'
 import { RttEstimator } from './tcp-rtt.js'
+import { RackSender, type AckResult, type SentSegment } from './tcp-rack.js'
 import type { TcpOptions, TcpSegment } from './tcp-segment.js'
 import { TCP_ACK, TCP_FIN, TCP_PSH, TCP_RST, TCP_SYN, segmentLength } from './tcp-segment.js'
-import { seqAdd, seqDiff, seqGe, seqGt, seqInRange, seqLe, seqLt, seqMax, seqMin } from './seq.js'
+import { seqAdd, seqDiff, seqGe, seqGt, seqInRange, seqLe, seqLt, seqMax } from './seq.js'
 
 export type TcpState =
   | 'CLOSED' | 'LISTEN' | 'SYN_SENT' | 'SYN_RECEIVED' | 'ESTABLISHED' | 'FIN_WAIT_1' | 'FIN_WAIT_2'
@@ -52,6 +58,10 @@ export interface TcpSettings {
    * ACKs (out of order, holes, FIN, window updates) are never deferred.
    */
   deferAck?: (flush: () => void) => void
+  /** Floor of the tail loss probe timeout (RFC 8985 7.2 PTO): event-loop jitter is ms-sized. */
+  tlpMinMs: number
+  /** Worst-case delayed ACK of the peer added to the PTO when one segment is in flight (RFC 8985 WCDelAckT). */
+  tlpDelayedAckMs: number
 }
 
 export interface TcpEndpoint {
@@ -73,11 +83,15 @@ export interface TcpConnectionHandler {
 /** Loss-recovery counters, summed over connections by the stack (NetStackStats). */
 export interface TcpCounters {
   tcpSegmentsRetransmitted: number
-  /** Fast retransmits found spurious (reordering) and undone. */
+  /** Recoveries found spurious (reordering: D-SACK or a too-early ACK) and undone. */
   tcpSpuriousRetransmits: number
   tcpFastRetransmits: number
   tcpTimeouts: number
   tcpSackRecoveries: number
+  /** Tail loss probes sent (RFC 8985 7). */
+  tcpTailLossProbes: number
+  /** Segments RACK marked lost (RFC 8985 6), timeouts not included. */
+  tcpRackLost: number
 }
 
 export interface TcpConnectionInit {
@@ -144,14 +158,22 @@ export class TcpConnection {
   #ackNow = false
   #ackDeferred = false
   /** What the peer SACKed above SND.UNA, and how far this recovery has resent holes (RFC 6675 HighRxt). */
-  readonly #scoreboard = new SackScoreboard()
-  #highRxt = 0
-  /** This recovery began with SACK information: the scoreboard, not NewReno, decides what to resend. */
-  #sackInRecovery = false
-  /** Duplicate ACKs that start a fast retransmit: 3, raised when reordering fooled us (like Linux's tcp_reordering). */
-  #dupThresh = DUPTHRESH_MIN
-  /** The fast retransmit in progress, to tell a spurious one by how soon its ACK comes back. */
-  #fastRetransmit: { seq: number; recover: number; at: number; cwnd: number; ssthresh: number; degree: number; resent: number } | undefined
+  /** RACK-TLP state, used when the peer SACKs (see #rackOn). */
+  readonly #rack = new RackSender()
+  /** Proportional Rate Reduction during a RACK recovery (RFC 6937): what may still be sent. */
+  #prr: { recoverFs: number; delivered: number; out: number; budget: number } | undefined
+  /** After a timeout: segments below this are resent under cwnd (slow start), no fast recovery starts. */
+  #rtoRecover: number | undefined
+  /** The tail loss probe in flight: the SND.MAX after it, and whether it resent data. */
+  #tlp: { endSeq: number; resent: boolean } | undefined
+  #tlpDeadline: number | undefined
+  #tlpTimer: unknown
+  #rackTimer: unknown
+  /** The window before the last reduction, restored when D-SACKs show every resend was a duplicate. */
+  #undo: { cwnd: number; ssthresh: number; resent: Set<number>; sent: boolean } | undefined
+  #lastWidenAt = Number.NEGATIVE_INFINITY
+  /** A duplicate segment to report in the next ACK's first SACK block (RFC 2883). */
+  #dsack: [number, number] | undefined
   #inInput = false
   #deferred = 0
   #synTimed = false
@@ -169,7 +191,9 @@ export class TcpConnection {
     this.#mss = init.mss
     this.sendMss = Math.min(init.mss, init.settings.defaultMss)
     this.#output = init.output
-    this.#counters = init.counters ?? { tcpSegmentsRetransmitted: 0, tcpSpuriousRetransmits: 0, tcpFastRetransmits: 0, tcpTimeouts: 0, tcpSackRecoveries: 0 }
+    this.#counters = init.counters ?? {
+      tcpSegmentsRetransmitted: 0, tcpSpuriousRetransmits: 0, tcpFastRetransmits: 0, tcpTimeouts: 0, tcpSackRecoveries: 0, tcpTailLossProbes: 0, tcpRackLost: 0,
+    }
     this.rtt = new RttEstimator(init.settings)
     let shift = 0
     while (shift < 14 && init.settings.receiveBufferBytes >> shift > 0xffff) shift++
@@ -353,6 +377,8 @@ export class TcpConnection {
     // A zero-window probe lands exactly on RCV.NXT: its ACK and window still count (RFC 9293 3.10.7.4).
     const zeroWindowProbe = !acceptable && wnd === 0 && seg.seq === rcvNxt
     if (!acceptable && !zeroWindowProbe) {
+      // Data wholly below RCV.NXT arrived twice: report it as a D-SACK (RFC 2883 4).
+      if (!rst && seg.payload.length > 0 && seqLe(seqAdd(seg.seq, seg.payload.length), rcvNxt)) this.#dsack = [seg.seq, seqAdd(seg.seq, seg.payload.length)]
       if (!rst) {
         if (this.state === 'TIME_WAIT' && seg.flags & TCP_FIN) this.#armTimeWait()
         this.#ackNow = true
@@ -399,17 +425,19 @@ export class TcpConnection {
     }
     this.#unansweredProbes = 0
     const window = seg.window << this.sndWscale
-    if (this.sackPermitted && seg.options.sack && seqGt(this.sndMax, this.sndUna)) {
-      this.#scoreboard.update(seg.options.sack, seqMax(seg.ack, this.sndUna), this.sndMax)
+    let rackAck: AckResult | undefined
+    if (this.#rackOn) {
+      if (seqGt(this.sndMax, this.sndUna) && seqGe(seg.ack, this.sndUna)) rackAck = this.#rack.onAck(seg.ack, seg.options.sack ?? [], this.sndMax, this.#clock.now())
     }
     if (seqGt(seg.ack, this.sndUna)) {
       this.#onNewAck(seg.ack)
     } else if (
-      seg.ack === this.sndUna && seg.payload.length === 0 && !(seg.flags & TCP_FIN) &&
+      !this.#rackOn && seg.ack === this.sndUna && seg.payload.length === 0 && !(seg.flags & TCP_FIN) &&
       this.sndMax !== this.sndUna && window === this.sndWnd
     ) {
       this.#onDupAck(seg.ack)
     }
+    if (rackAck !== undefined) this.#rackOnAck(seg.ack, rackAck)
     if (seqGe(seg.ack, this.sndUna) && (seqLt(this.sndWl1, seg.seq) || (this.sndWl1 === seg.seq && seqLe(this.sndWl2, seg.ack)))) {
       this.sndWnd = window
       this.maxSndWnd = Math.max(this.maxSndWnd, window)
@@ -432,6 +460,7 @@ export class TcpConnection {
     let fin = (seg.flags & TCP_FIN) !== 0
     const front = seqDiff(rcvNxt, seq)
     if (front > 0) {
+      if (payload.length > 0) this.#dsack = [seq, seqAdd(seq, Math.min(front, payload.length))]
       payload = payload.subarray(Math.min(front, payload.length))
       seq = seqAdd(seq, front)
     }
@@ -447,6 +476,7 @@ export class TcpConnection {
       const heldBefore = this.#reassembler.bufferedBytes
       const delivered = this.#reassembler.receive(seq, payload)
       for (const chunk of delivered) this.#recvQueue.push(chunk)
+      if (!inOrder && this.#reassembler.bufferedBytes === heldBefore) this.#dsack = [seq, seqAdd(seq, payload.length)] // held already
       if (!inOrder || heldBefore > 0) {
         // Out of order (a duplicate ACK with SACK) or filling a hole: ACK at once (RFC 5681 4.2).
         this.#ackNow = true
@@ -487,18 +517,245 @@ export class TcpConnection {
     this.#ackAdvance(ack)
     this.#retransmits = 0
     this.dupAcks = 0
-    this.#checkSpurious(ack)
     if (this.cc && acked > 0) {
+      const wasInRecovery = this.cc.inRecovery
       const action = this.cc.onAck({ acked, ack, flightBefore: Math.max(flightBefore, acked), sndMax: this.sndMax })
-      if (action === 'retransmit' && this.sndUna !== this.sndMax) {
-        // NewReno resends SND.UNA on a partial ACK. With a scoreboard, #trySend resends holes
-        // only once the SACKs mark them lost: under reordering SND.UNA is usually still in flight.
-        if (!this.#sackRecovery()) this.#highRxt = seqAdd(this.sndUna, this.#retransmitAt(this.sndUna))
+      if (this.#rackOn) {
+        // RACK decides what to resend; the controller only sizes the window.
+        if (wasInRecovery && !this.cc.inRecovery) this.#rackRecoveryEnded()
+      } else if (action === 'retransmit' && this.sndUna !== this.sndMax) {
+        this.#retransmitAt(this.sndUna) // NewReno: a partial ACK resends the next hole (RFC 6582)
       }
     }
+    if (this.#rtoRecover !== undefined && seqGe(ack, this.#rtoRecover)) this.#rtoRecover = undefined
     if (this.sndUna === this.sndMax) this.#stopRto()
     else this.#restartRto()
     if (this.sendBufferFree > 0) this.#notify(EV_WRITABLE)
+  }
+
+  // ---- RACK-TLP (RFC 8985) with PRR (RFC 6937), for peers that SACK ------------------------------
+
+  /** SACK gives RACK what it needs to know which later segments were delivered. */
+  get #rackOn(): boolean {
+    return this.sackPermitted
+  }
+
+  /** After the cumulative ACK was applied: D-SACK bookkeeping, the tail loss probe's outcome,
+   * RACK loss detection, recovery entry and the PRR send quota. */
+  #rackOnAck(ack: number, result: AckResult): void {
+    const cc = this.cc
+    if (cc === undefined) return
+    const now = this.#clock.now()
+    const srtt = this.rtt.srttMs ?? this.rtt.rtoMs
+    if (result.dsack) {
+      // RFC 8985 7.2: at most one widening per round trip.
+      if (now - this.#lastWidenAt >= srtt) {
+        this.#rack.widenReoWnd()
+        this.#lastWidenAt = now
+      }
+      const [start, end] = result.dsack
+      if (this.#undo !== undefined) for (const seq of this.#undo.resent) if (seqGe(seq, start) && seqLt(seq, end)) this.#undo.resent.delete(seq)
+    }
+    if (this.#undo !== undefined) for (const seq of result.spuriousResends) this.#undo.resent.delete(seq)
+    if (this.#undo !== undefined && this.#undo.resent.size === 0 && this.#undo.sent && this.#prr === undefined && this.#rtoRecover === undefined) this.#undoReduction(ack)
+    if (this.#tlp !== undefined) {
+      if (result.dsack) this.#tlp = undefined // the probe was a duplicate: nothing was lost
+      else if (seqGe(ack, this.#tlp.endSeq)) {
+        // RFC 8985 7.4.2: a resent probe that repaired a loss still gets a congestion response.
+        if (this.#tlp.resent && !cc.inRecovery) cc.onCongestion({ flight: Math.max(seqDiff(this.sndMax, ack), this.sendMss), sndMax: this.sndMax })
+        this.#tlp = undefined
+      }
+    }
+    this.#rackDetect(result.delivered)
+  }
+
+  /** RFC 8985 6.2 step 5 and 6.3: marks losses, arms the reorder timer, starts or paces recovery. */
+  #rackDetect(delivered: number): void {
+    const cc = this.cc!
+    const now = this.#clock.now()
+    const srtt = this.rtt.srttMs ?? this.rtt.rtoMs
+    const { lost, timeoutMs } = this.#rack.detectLoss(now, this.#rack.reoWnd(srtt, this.#prr !== undefined || this.#rtoRecover !== undefined))
+    this.#counters.tcpRackLost += lost
+    this.#armRackTimer(timeoutMs)
+    if (this.#prr === undefined && this.#rtoRecover === undefined && this.#rack.lostPending > 0) {
+      if (!cc.inRecovery) {
+        const flight = seqDiff(this.sndMax, this.sndUna)
+        this.#undo = { cwnd: cc.cwnd, ssthresh: cc.ssthresh, resent: new Set(), sent: false }
+        cc.onCongestion({ flight, sndMax: this.sndMax })
+        this.#counters.tcpFastRetransmits++
+        this.#counters.tcpSackRecoveries++
+      }
+      this.#prr = { recoverFs: Math.max(seqDiff(this.sndMax, this.sndUna), 1), delivered: 0, out: 0, budget: 0 }
+      this.#tlp = undefined
+      this.#stopTlp()
+    }
+    // In a recovery a probe answers a stalled ACK clock: any delivery restarts the clock.
+    if (this.#prr !== undefined && delivered > 0) this.#tlp = undefined
+    if (this.#prr !== undefined) this.#prrOnAck(delivered)
+  }
+
+  /** RFC 6937 3.1, with the slow-start reduction bound (PRR-SSRB). */
+  #prrOnAck(delivered: number): void {
+    const prr = this.#prr!
+    const ssthresh = this.cc!.ssthresh
+    prr.delivered += delivered
+    const pipe = this.#rack.inFlight
+    let sndcnt: number
+    if (pipe > ssthresh) sndcnt = Math.ceil((prr.delivered * ssthresh) / prr.recoverFs) - prr.out
+    else sndcnt = Math.min(ssthresh - pipe, Math.max(prr.delivered - prr.out, delivered) + this.sendMss)
+    // The first resend goes out whatever the arithmetic says (the fast retransmit).
+    if (prr.out === 0 && sndcnt < this.sendMss) sndcnt = this.sendMss
+    prr.budget = Math.max(0, sndcnt)
+  }
+
+  #rackRecoveryEnded(): void {
+    this.#prr = undefined
+    this.#rack.recoveryEnded()
+    if (this.#undo !== undefined && this.#undo.resent.size === 0 && this.#undo.sent) this.#undoReduction(this.sndUna)
+  }
+
+  /** Every resend of the last reduction came back as a D-SACK or was ACKed too soon: the loss was reordering. */
+  #undoReduction(ack: number): void {
+    const undo = this.#undo!
+    this.#undo = undefined
+    if (undo.resent.size > 0 || !undo.sent || this.cc?.undo === undefined) return
+    this.#counters.tcpSpuriousRetransmits++
+    this.cc.undo({ cwnd: undo.cwnd, ssthresh: undo.ssthresh, ack })
+  }
+
+  /**
+   * Sending with RACK: resend what is marked lost first (lowest sequence first), then new data;
+   * the quota is PRR's during a recovery and cwnd - pipe otherwise (also after a timeout, so the
+   * resends follow slow start).
+   */
+  #rackSend(): void {
+    const cc = this.cc!
+    for (;;) {
+      const budget = this.#prr !== undefined ? this.#prr.budget : cc.cwnd - this.#rack.inFlight
+      if (budget <= 0) break
+      const lost = this.#rack.nextLost()
+      if (lost !== undefined) {
+        const len = seqDiff(lost.end, lost.start)
+        if (budget < Math.min(len, this.sendMss)) break
+        this.#resend(lost)
+        this.#spend(len)
+        continue
+      }
+      const offset = seqDiff(this.sndNxt, this.#sendQueueSeq)
+      const unsent = this.#sendQueue.length - offset
+      const wantFin = this.#finQueued && seqLe(this.sndNxt, this.#finSeq)
+      if (unsent <= 0 && !wantFin) break
+      const flight = seqDiff(this.sndNxt, this.sndUna)
+      const len = Math.max(0, Math.min(unsent, this.sendMss, this.sndWnd - flight, budget))
+      if (unsent > 0 && len === 0) break
+      if (len < this.sendMss && len < unsent && (flight > 0 || len < this.maxSndWnd / 2)) break
+      const fin = wantFin && len === unsent
+      if (len === 0 && !fin) break
+      this.#sendData(this.sndNxt, len, fin)
+      this.sndNxt = seqAdd(this.sndNxt, len + (fin ? 1 : 0))
+      this.sndMax = seqMax(this.sndMax, this.sndNxt)
+      this.#spend(len + (fin ? 1 : 0))
+      if (fin) break
+    }
+    this.#armTlp()
+  }
+
+  #spend(bytes: number): void {
+    if (this.#prr === undefined) return
+    this.#prr.out += bytes
+    this.#prr.budget -= bytes
+  }
+
+  /** Resends one recorded segment as it was (its FIN too). */
+  #resend(seg: SentSegment): void {
+    const fin = seg.fin
+    this.#sendData(seg.start, seqDiff(seg.end, seg.start) - (fin ? 1 : 0), fin)
+    if (this.#undo !== undefined) {
+      this.#undo.resent.add(seg.start)
+      this.#undo.sent = true
+    }
+  }
+
+  #armRackTimer(timeoutMs: number | undefined): void {
+    if (this.#rackTimer !== undefined) {
+      this.#clock.clearTimeout(this.#rackTimer)
+      this.#rackTimer = undefined
+    }
+    if (timeoutMs === undefined) return
+    this.#rackTimer = this.#clock.setTimeout(() => {
+      this.#rackTimer = undefined
+      if (this.state === 'CLOSED' || this.state === 'TIME_WAIT' || this.sndUna === this.sndMax) return
+      this.#rackDetect(0)
+      this.#trySend()
+    }, Math.max(1, Math.ceil(timeoutMs)))
+  }
+
+  /**
+   * RFC 8985 7.2: with data in flight, a probe after PTO = 2 x SRTT (plus the peer's worst-case
+   * delayed ACK when one segment is out), never later than the RTO; every ACK moves the deadline.
+   * Its ACK carries the SACK that lets RACK find a lost tail without waiting for the timeout.
+   * Not after a timeout (slow start resends then); during a recovery too, see #onTlpTimer.
+   */
+  #armTlp(): void {
+    if (!this.#rackOn || this.#rtoRecover !== undefined || this.#tlp !== undefined) return
+    if (this.sndUna === this.sndMax || this.rtt.srttMs === undefined || this.state === 'SYN_SENT' || this.state === 'SYN_RECEIVED') return
+    const srtt = this.rtt.srttMs
+    let pto = 2 * srtt
+    if (this.#rack.outstanding <= 1) pto += this.#settings.tlpDelayedAckMs
+    pto = Math.max(this.#settings.tlpMinMs, Math.min(pto, this.rtt.rtoMs))
+    const deadline = this.#clock.now() + pto
+    const armedEarlier = this.#tlpTimer !== undefined && this.#tlpDeadline !== undefined && this.#tlpDeadline <= deadline
+    this.#tlpDeadline = deadline
+    // A timer that fires early looks at the deadline and re-arms: no timer churn per ACK.
+    if (armedEarlier) return
+    this.#stopTlpTimer()
+    this.#tlpTimer = this.#clock.setTimeout(() => this.#onTlpTimer(), pto)
+  }
+
+  #onTlpTimer(): void {
+    this.#tlpTimer = undefined
+    const deadline = this.#tlpDeadline
+    if (deadline === undefined) return
+    const now = this.#clock.now()
+    if (deadline > now) {
+      this.#tlpTimer = this.#clock.setTimeout(() => this.#onTlpTimer(), deadline - now)
+      return
+    }
+    this.#tlpDeadline = undefined
+    if (this.state === 'CLOSED' || this.state === 'TIME_WAIT' || this.sndUna === this.sndMax) return
+    if (this.#rtoRecover !== undefined || this.#tlp !== undefined) return
+    // RFC 8985 7.3: new data if the window allows, else the highest segment not SACKed. During a
+    // recovery (a deviation, see docs/netstack.md) only the resend: the ACK clock stopped there
+    // because the last ACKs or the segments behind the last resend were lost, and one probe
+    // draws the SACK that lets RACK go on, where RFC 8985 would wait for the RTO.
+    const offset = seqDiff(this.sndNxt, this.#sendQueueSeq)
+    const unsent = this.#sendQueue.length - offset
+    const room = this.sndWnd - seqDiff(this.sndNxt, this.sndUna)
+    if (unsent > 0 && room > 0 && this.#prr === undefined) {
+      const len = Math.min(unsent, this.sendMss, room)
+      const fin = this.#finQueued && len === unsent
+      this.#sendData(this.sndNxt, len, fin)
+      this.sndNxt = seqAdd(this.sndNxt, len + (fin ? 1 : 0))
+      this.sndMax = seqMax(this.sndMax, this.sndNxt)
+      this.#tlp = { endSeq: this.sndMax, resent: false }
+    } else {
+      const seg = this.#rack.lastUnsacked()
+      if (seg === undefined) return
+      this.#resend(seg)
+      this.#tlp = { endSeq: this.sndMax, resent: true }
+    }
+    this.#counters.tcpTailLossProbes++
+    this.#restartRto()
+  }
+
+  #stopTlpTimer(): void {
+    if (this.#tlpTimer !== undefined) this.#clock.clearTimeout(this.#tlpTimer)
+    this.#tlpTimer = undefined
+  }
+
+  #stopTlp(): void {
+    this.#stopTlpTimer()
+    this.#tlpDeadline = undefined
   }
 
   /** Moves SND.UNA to `ack`, dropping acknowledged bytes; samples the RTT (Karn's rule). */
@@ -510,7 +767,6 @@ export class TcpConnection {
       this.#sendQueueSeq = seqAdd(this.#sendQueueSeq, dataAcked)
     }
     this.sndUna = ack
-    this.#scoreboard.prune(ack)
     if (seqLt(this.sndNxt, ack)) this.sndNxt = ack
     if (seqLt(this.sndMax, ack)) this.sndMax = ack
     if (this.#probeEnd !== undefined && seqGe(ack, this.#probeEnd)) this.#probeEnd = undefined
@@ -520,24 +776,14 @@ export class TcpConnection {
     }
   }
 
+  /** Without SACK: NewReno counts duplicate ACKs (RFC 5681 3.2, RFC 6582). */
   #onDupAck(ack: number): void {
     this.dupAcks++
     if (!this.cc) return
-    // The controller counts to 3; a raised threshold is mapped onto that count.
-    const extra = this.#dupThresh - DUPTHRESH_MIN
-    const dupAcks = this.dupAcks <= extra ? Math.min(this.dupAcks, DUPTHRESH_MIN - 1) : this.dupAcks - extra
-    const prior = { cwnd: this.cc.cwnd, ssthresh: this.cc.ssthresh, inRecovery: this.cc.inRecovery }
-    const action = this.cc.onDupAck({ dupAcks, ack, flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
-    // Only with SACK information: which bytes the peer already holds tells a lone hole apart.
-    if (action === 'retransmit' && !prior.inRecovery && this.#scoreboard.highest !== undefined) {
-      const degree = Math.max(this.dupAcks, Math.ceil(this.#scoreboard.sackedBytes / this.sendMss))
-      this.#fastRetransmit = { seq: this.sndUna, recover: this.#scoreboard.highest, at: this.#clock.now(), cwnd: prior.cwnd, ssthresh: prior.ssthresh, degree, resent: 0 }
-    }
+    const action = this.cc.onDupAck({ dupAcks: this.dupAcks, ack, flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
     if (action === 'retransmit') {
       this.#counters.tcpFastRetransmits++
-      this.#sackInRecovery = this.sackPermitted && !this.#scoreboard.empty
-      if (this.#sackInRecovery) this.#counters.tcpSackRecoveries++
-      this.#highRxt = seqAdd(this.sndUna, this.#retransmitAt(this.sndUna))
+      this.#retransmitAt(this.sndUna)
     }
   }
 
@@ -598,8 +844,8 @@ export class TcpConnection {
     const s = this.state
     if (s !== 'ESTABLISHED' && s !== 'CLOSE_WAIT' && s !== 'FIN_WAIT_1' && s !== 'LAST_ACK' && s !== 'CLOSING') return
     const cc = this.cc!
-    if (this.#sackRecovery()) {
-      this.#sackSend()
+    if (this.#rackOn) {
+      this.#rackSend()
       this.#maybeArmPersist()
       return
     }
@@ -639,9 +885,9 @@ export class TcpConnection {
     }
     if (len > 0 && endsQueue) flags |= TCP_PSH
     this.#emit({ seq, ack: this.rcvNxt, flags, payload })
+    if (this.#rackOn && (len > 0 || fin)) this.#rack.onTransmit(seq, seqAdd(seq, len + (fin ? 1 : 0)), fin, this.#clock.now())
     if (seqLt(seq, this.sndMax)) {
       this.#counters.tcpSegmentsRetransmitted++
-      if (this.#fastRetransmit) this.#fastRetransmit.resent++
       // Karn: a retransmission invalidates the sample in progress.
       if (this.#rttTiming && seqLt(seq, this.#rttTiming.seq)) this.#rttTiming = undefined
     } else if (!this.#rttTiming && len > 0) {
@@ -669,69 +915,6 @@ export class TcpConnection {
     return len + (fin ? 1 : 0)
   }
 
-  /**
-   * Eifel-style detection without timestamps (RFC 3522 idea, RFC 4015 response): a resent
-   * segment cannot be acknowledged sooner than one round trip after the resend, so an ACK for it
-   * within half the smoothed RTT acknowledges the original, which was only reordered. Only
-   * when that one segment was resent and the ACK covers everything SACKed at the resend (a lone
-   * hole that filled itself): then the window reduction is undone and the duplicate-ACK
-   * threshold grows to the reordering seen.
-   */
-  #checkSpurious(ack: number): void {
-    const fr = this.#fastRetransmit
-    if (fr === undefined || !seqGt(ack, fr.seq)) return
-    this.#fastRetransmit = undefined
-    const srtt = this.rtt.srttMs
-    if (srtt === undefined || this.#clock.now() - fr.at >= srtt / 2 || fr.resent > 1 || seqLt(ack, fr.recover)) return
-    this.#counters.tcpSpuriousRetransmits++
-    this.#dupThresh = Math.min(DUPTHRESH_MAX, Math.max(this.#dupThresh, fr.degree + 1))
-    this.cc?.undo?.({ cwnd: fr.cwnd, ssthresh: fr.ssthresh, ack })
-  }
-
-  /** Loss recovery driven by the scoreboard: the peer SACKs and no timeout rewound SND.NXT. */
-  #sackRecovery(): boolean {
-    if (this.cc === undefined || !this.cc.inRecovery) this.#sackInRecovery = false
-    return this.#sackInRecovery && this.sndNxt === this.sndMax
-  }
-
-  /**
-   * RFC 6675 5 (NextSeg / SetPipe): an un-SACKed byte is lost once DupThresh segments' worth of
-   * data is SACKed above it (the threshold grows with reordering, see #checkSpurious); pipe =
-   * bytes in flight - SACKed - lost and not yet resent. While pipe leaves a segment of room in
-   * cwnd (= ssthresh during recovery), resend the next lost hole, else send new data.
-   */
-  #sackSend(): void {
-    const cc = this.cc!
-    const board = this.#scoreboard
-    if (seqLt(this.#highRxt, this.sndUna)) this.#highRxt = this.sndUna
-    const lossPoint = board.lossPoint(this.#dupThresh * this.sendMss)
-    const lostNotResent = lossPoint !== undefined && seqLt(this.#highRxt, lossPoint) ? board.unsackedIn(this.#highRxt, lossPoint) : 0
-    let pipe = seqDiff(this.sndMax, this.sndUna) - board.sackedBytes - lostNotResent
-    const cwnd = Math.max(cc.ssthresh, this.sendMss)
-    while (pipe + this.sendMss <= cwnd) {
-      const hole = lossPoint === undefined ? undefined : board.nextHole(this.#highRxt, this.sndUna)
-      if (hole !== undefined && seqLt(hole[0], lossPoint!)) {
-        const len = Math.min(this.sendMss, seqDiff(seqMin(hole[1], lossPoint!), hole[0]))
-        this.#sendData(hole[0], len, false)
-        this.#highRxt = seqAdd(hole[0], len)
-        pipe += len
-        continue
-      }
-      const offset = seqDiff(this.sndNxt, this.#sendQueueSeq)
-      const unsent = this.#sendQueue.length - offset
-      const wantFin = this.#finQueued && seqLe(this.sndNxt, this.#finSeq)
-      const len = Math.max(0, Math.min(unsent, this.sendMss, this.sndWnd - seqDiff(this.sndNxt, this.sndUna)))
-      if (len < this.sendMss && len < unsent) break // window-limited: wait for a full segment
-      const fin = wantFin && len === unsent
-      if (len === 0 && !fin) break
-      this.#sendData(this.sndNxt, len, fin)
-      this.sndNxt = seqAdd(this.sndNxt, len + (fin ? 1 : 0))
-      this.sndMax = this.sndNxt
-      pipe += len
-      if (fin) break
-    }
-  }
-
   /** A pure ACK carries SND.MAX, not SND.NXT: after a timeout rewinds SND.NXT the peer may hold
    * more than that, and an ACK below its RCV.NXT would be unacceptable there (BSD tcp_output). */
   #sendAck(): void {
@@ -741,12 +924,15 @@ export class TcpConnection {
   /** Every segment but the first SYN carries an ACK, so each one settles delayed-ACK debt. */
   #emit(partial: { seq: number; ack: number; flags: number; payload: Uint8Array }): void {
     const options: TcpOptions = {}
-    if (this.sackPermitted && this.#reassembler && this.#reassembler.bufferedBytes > 0 && !(partial.flags & TCP_RST)) {
+    if (this.sackPermitted && this.#reassembler && (this.#reassembler.bufferedBytes > 0 || this.#dsack !== undefined) && !(partial.flags & TCP_RST)) {
       // Options count against the MSS (RFC 6691): a full data segment carries fewer or no blocks.
-      const fit = Math.floor((this.sendMss - partial.payload.length - 4) / 8)
-      const blocks = this.#reassembler.sackBlocks(Math.min(MAX_SACK_BLOCKS, fit))
+      const fit = Math.min(MAX_SACK_BLOCKS, Math.floor((this.sendMss - partial.payload.length - 4) / 8))
+      const dsack = fit > 0 ? this.#dsack : undefined
+      const blocks = this.#reassembler.sackBlocks(fit - (dsack ? 1 : 0))
+      if (dsack) blocks.unshift(dsack)
       if (blocks.length > 0) options.sack = blocks
     }
+    this.#dsack = undefined
     const window = partial.flags & TCP_RST ? 0 : this.#advertise()
     this.#emitRaw({ ...partial, window, options })
     if (partial.flags & TCP_ACK) this.#afterAckSent()
@@ -852,9 +1038,23 @@ export class TcpConnection {
       return
     }
     this.#counters.tcpTimeouts++
-    this.#scoreboard.clear()
-    this.#fastRetransmit = undefined
-    this.#sackInRecovery = false
+    if (this.#rackOn) {
+      // RFC 8985 6.3: everything not SACKed is lost; it is resent lowest first under the loss
+      // window (slow start), SACKed data is not sent again, SND.NXT stays. A second timeout in a
+      // row forgets the SACKs too, in case the peer reneged on them.
+      if (this.#prr !== undefined) this.#rack.recoveryEnded()
+      this.#prr = undefined
+      this.#tlp = undefined
+      this.#stopTlp()
+      this.#armRackTimer(undefined)
+      this.cc?.onTimeout({ flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
+      this.#rack.markAllLost(this.#retransmits > 1)
+      this.#rtoRecover = this.sndMax
+      this.#undo = undefined
+      this.#restartRto()
+      this.#trySend()
+      return
+    }
     this.cc?.onTimeout({ flight: seqDiff(this.sndMax, this.sndUna), sndMax: this.sndMax })
     // Go back to SND.UNA; the loss window lets exactly one segment out (RFC 5681 3.1).
     this.sndNxt = this.sndUna
@@ -909,6 +1109,8 @@ export class TcpConnection {
   #enterTimeWait(): void {
     this.#setState('TIME_WAIT')
     this.#stopRto()
+    this.#stopTlp()
+    this.#armRackTimer(undefined)
     this.#stopPersist()
     this.#armTimeWait()
   }
@@ -924,10 +1126,11 @@ export class TcpConnection {
   #enterClosed(error?: AgentError): void {
     if (this.state === 'CLOSED') return
     this.#setState('CLOSED')
-    for (const timer of [this.#rtoTimer, this.#persistTimer, this.#delackTimer, this.#timeWaitTimer]) {
+    for (const timer of [this.#rtoTimer, this.#persistTimer, this.#delackTimer, this.#timeWaitTimer, this.#tlpTimer, this.#rackTimer]) {
       if (timer !== undefined) this.#clock.clearTimeout(timer)
     }
-    this.#rtoTimer = this.#persistTimer = this.#delackTimer = this.#timeWaitTimer = undefined
+    this.#rtoTimer = this.#persistTimer = this.#delackTimer = this.#timeWaitTimer = this.#tlpTimer = this.#rackTimer = undefined
+    this.#tlpDeadline = undefined
     this.handler.closed?.(error)
   }
 
@@ -944,8 +1147,6 @@ export class TcpConnection {
 }
 
 const EMPTY = new Uint8Array(0)
-const DUPTHRESH_MIN = 3 // RFC 5681
-const DUPTHRESH_MAX = 64
 const EV_ESTABLISHED = 1
 const EV_READABLE = 2
 const EV_WRITABLE = 4

@@ -1,6 +1,6 @@
 // The sender's SACK scoreboard (RFC 6675 section 3/4 in spirit): which bytes above SND.UNA the
-// peer reported holding (RFC 2018 blocks), so loss recovery resends only the holes, several per
-// round trip, instead of NewReno's one hole per round trip. Blocks are kept merged and sorted.
+// peer reported holding (RFC 2018 blocks), kept merged and sorted. RACK (tcp-rack.ts) asks it
+// which parts of a block are new, so an ACK repeating big blocks costs only what changed.
 import { seqDiff, seqGt, seqLe, seqLt, seqMax, seqMin } from './seq.js'
 
 export class SackScoreboard {
@@ -53,19 +53,18 @@ export class SackScoreboard {
     return undefined
   }
 
-  /**
-   * RFC 6675 IsLost, per byte: the sequence number below which an un-SACKed byte has at least
-   * `thresholdBytes` SACKed above it (DupThresh x SMSS). Undefined when not that much is SACKed.
-   */
-  lossPoint(thresholdBytes: number): number | undefined {
-    let above = 0
-    for (let i = this.#blocks.length - 1; i >= 0; i--) {
-      const block = this.#blocks[i]!
-      const len = seqDiff(block.end, block.start)
-      if (above + len >= thresholdBytes) return (block.end - (thresholdBytes - above)) >>> 0
-      above += len
+  /** The parts of [start, end), clipped to above `una`, not yet in the board (what a new block adds). */
+  uncovered(start: number, end: number, una: number): Array<[number, number]> {
+    const out: Array<[number, number]> = []
+    let cursor = seqMax(start, una)
+    for (const block of this.#blocks) {
+      if (!seqLt(cursor, end)) break
+      if (seqLe(block.end, cursor)) continue
+      if (seqLt(cursor, block.start)) out.push([cursor, seqMin(block.start, end)])
+      cursor = seqMax(cursor, block.end)
     }
-    return undefined
+    if (seqLt(cursor, end)) out.push([cursor, end])
+    return out
   }
 
   /** Un-SACKed bytes in [from, to). */
