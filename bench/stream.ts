@@ -67,7 +67,8 @@ async function main(): Promise<void> {
   const secret = 'bench-secret'
   // The stream server runs in its own process, as nginx does: sharing the client's event loop
   // would charge it for the client's work.
-  // BENCH_STREAM_CHILD_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+  // BENCH_STREAM_CHILD_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`;
+  // BENCH_STREAM_DIAG=1: the server's CPU time and context switches on stderr.
   const childArgs = (process.env.BENCH_STREAM_CHILD_ARGS ?? '').split(' ').filter((arg) => arg !== '')
   const child = spawn(process.execPath, [...childArgs, '--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, BENCH_STREAM_CHILD_FILE: file, BENCH_STREAM_CHILD_SECRET: secret },
@@ -153,6 +154,13 @@ async function serve(file: string, secret: string): Promise<void> {
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
   process.stdin.resume()
   process.stdin.once('end', () => {
+    // BENCH_STREAM_DIAG=1: the server's CPU time and context switches for the run, on stderr (the
+    // JSON line is unchanged). Thread-pool reads show up as voluntary switches, a busy host as
+    // involuntary ones.
+    if (process.env.BENCH_STREAM_DIAG === '1') {
+      const usage = process.resourceUsage()
+      process.stderr.write(`${JSON.stringify({ streamServer: { userMs: Math.round(usage.userCPUTime / 1000), systemMs: Math.round(usage.systemCPUTime / 1000), voluntarySwitches: usage.voluntaryContextSwitches, involuntarySwitches: usage.involuntaryContextSwitches, blockInput: usage.fsRead } })}\n`)
+    }
     void server.close().then(() => process.exit(0))
   })
 }

@@ -105,7 +105,15 @@ export const streamReadPoolSlabBytes = 1024 * 1024
 export const streamReadPoolSlabs = 16
 /** and how many one response may borrow (the rest of a long read allocates as before). */
 export const streamReadPoolSlabsPerResponse = 2
-/** One open descriptor (with its size and mtime) serves a file's requests for this long (nginx open_file_cache). */
+/** Local-disk file reads up to this size run on the event loop while they hit the page cache (as nginx reads); 0: never. */
+export const streamInlineReadBytes = 1024 * 1024
+/** An inline read slower than this that counted block input (ru_inblock) came from the disk: */
+export const streamInlineReadSlowMs = 2
+/** the file's reads then go to the thread pool for this long. */
+export const streamInlineReadCooldownMs = 10_000
+/** Buffers one single-range answer may hold at once, being read or queued on the socket (its backpressure). */
+export const streamSendBuffers = 3
+/** An open descriptor (with its fstat) is revalidated this often: closed when idle, else kept while the path's stat is unchanged (nginx open_file_cache_valid). */
 export const streamOpenFileCacheMs = 5_000
 export const streamServerKeepAliveTimeoutMs = 5_000
 export const streamServerHeadersTimeoutMs = 20_000
@@ -218,6 +226,8 @@ export const tunnelHandshakeLostInitiations = 4 // unanswered in a row (5 s apar
 
 // ---- stream tokens (protocol.md 2) ----------------------------------------------------------
 export const streamTokenSkewSeconds = 60
+/** Tokens the stream server remembers as verified (no HMAC per seek; expiry still checked each request). */
+export const streamTokenCacheEntries = 256
 
 // ---- reference web server (src/reference-server, docs/reference-server.md) ----------------------
 export const referenceServerHost = '127.0.0.1'

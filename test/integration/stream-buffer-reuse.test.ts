@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,28 +12,36 @@ import { createStreamServer, type SessionRegistry, type StreamServer } from '../
 // The local-file source reuses its read buffers once a response has gone to the kernel
 // (docs/stream-server.md). A buffer handed back too early would put one player's bytes into
 // another's answer. Many concurrent ranges of every size over keep-alive connections, some cut off
-// by the client mid-body, with the open-file cache expiring under them: every completed body must
-// be exactly the file's bytes.
+// by the client mid-body, with the open-file cache dropping its descriptor under them: every
+// completed body must be exactly the file's bytes.
 
 const MiB = 1024 * 1024
 const size = 24 * MiB + 12_345
 const data = randomBytes(size)
 const secret = 'buffer-reuse-secret'
 let dir = ''
+let file = ''
 let server: StreamServer
-let url = ''
+const urls = { inline: '', threadPool: '' }
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ma-buffer-reuse-'))
-  const file = join(dir, 'film.mp4')
+  file = join(dir, 'film.mp4')
   await writeFile(file, data)
-  const source = createLocalFileSource(file, { openCacheMs: 200 })
+  // Reads on the event loop (page-cache hits) and reads in the thread pool, overlapped with the
+  // socket's writes: two sessions on the same file, one per way.
+  const sources = {
+    inline: createLocalFileSource(file, { openCacheMs: 200 }),
+    threadPool: createLocalFileSource(file, { openCacheMs: 200, inlineReadBytes: 0 }),
+  }
   const sessions: SessionRegistry = {
-    get: (id) => (id === 'reuse' ? { session: { sessionId: 'reuse', PlayMethod: 'direct', quality: 'original', filePath: file }, source } : undefined),
+    get: (id) => (id === 'inline' || id === 'threadPool' ? { session: { sessionId: id, PlayMethod: 'direct', quality: 'original', filePath: file }, source: sources[id] } : undefined),
   }
   server = await createStreamServer({ host: '127.0.0.1', port: 0, logger: silentLogger(), secret: () => secret, sessions })
-  const token = mintStreamToken({ secret, scope: 'stream:reuse', expiresAtSeconds: Math.floor(Date.now() / 1000) + 3600 })
-  url = `${server.url}/stream/reuse/film.mp4?token=${token}`
+  for (const id of ['inline', 'threadPool'] as const) {
+    const token = mintStreamToken({ secret, scope: `stream:${id}`, expiresAtSeconds: Math.floor(Date.now() / 1000) + 3600 })
+    urls[id] = `${server.url}/stream/${id}/film.mp4?token=${token}`
+  }
 })
 
 afterAll(async () => {
@@ -50,7 +58,7 @@ function rangeFor(i: number): { start: number; end: number; abort: boolean } {
   return { start, end: start + length - 1, abort: i % 7 === 3 }
 }
 
-function fetchRange(agent: Agent, i: number): Promise<'ok' | 'aborted' | { bad: string }> {
+function fetchRange(agent: Agent, i: number, url: string): Promise<'ok' | 'aborted' | { bad: string }> {
   const { start, end, abort } = rangeFor(i)
   return new Promise((resolve) => {
     const req = request(url, { agent, headers: { range: `bytes=${start}-${end}` } }, (res) => {
@@ -80,14 +88,23 @@ function fetchRange(agent: Agent, i: number): Promise<'ok' | 'aborted' | { bad: 
 }
 
 describe('reused read buffers', () => {
-  it('never put one answer\'s bytes into another, with concurrent, cut-off and expiring-cache requests', async () => {
+  it('never put one answer\'s bytes into another, with concurrent, cut-off and expiring-cache requests, inline and thread-pool reads', async () => {
+    // A descriptor is kept while its file is unchanged; touching the file makes the cache drop
+    // and reopen it under the running requests every revalidation.
+    let touches = 0
+    const toucher = setInterval(() => {
+      const at = new Date(Date.now() - 1000 * ++touches)
+      void utimes(file, at, at).catch(() => undefined)
+    }, 100)
     const agent = new Agent({ keepAlive: true, maxSockets: 8 })
     const results: Awaited<ReturnType<typeof fetchRange>>[] = []
     let next = 0
     const total = 1200
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < total) results.push(await fetchRange(agent, next++))
+    await Promise.all(Array.from({ length: 8 }, async (_, worker) => {
+      const url = worker % 2 === 0 ? urls.inline : urls.threadPool
+      while (next < total) results.push(await fetchRange(agent, next++, url))
     }))
+    clearInterval(toucher)
     agent.destroy()
     const bad = results.filter((result) => typeof result === 'object')
     expect(bad).toEqual([])

@@ -1,7 +1,8 @@
 // Writes one GET/HEAD answer for a ByteSource: validators, conditional requests, Range/If-Range,
-// single and multipart/byteranges bodies. Bodies flow through stream.pipeline, so a slow player
-// slows the file reads (or the upstream socket, or the torrent) and a closed socket destroys the
-// source at once.
+// single and multipart/byteranges bodies. A single range of a source with positional reads (a
+// local file) is written by send-positional.ts; other bodies flow through stream.pipeline. Either
+// way a slow player slows the file reads (or the upstream socket, or the torrent) and a closed
+// socket stops them at once.
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
@@ -11,6 +12,7 @@ import { formatHttpDate } from '../../services/media/http-date.js'
 import { evaluatePreconditions } from './conditional.js'
 import { decideRange } from './range.js'
 import { commonHeaders, sendStatus } from './responses.js'
+import { sendPositional } from './send-positional.js'
 
 export interface SendSourceOptions {
   maxRanges: number
@@ -79,6 +81,14 @@ export async function sendSource(req: IncomingMessage, res: ServerResponse, sour
     if (head || length === 0) {
       res.writeHead(status, headers)
       res.end()
+      return
+    }
+    const readAt = source.readAt
+    if (readAt !== undefined && source.waitsForData !== true) {
+      await sendPositional(res, readAt.bind(source), range, () => {
+        res.writeHead(status, headers)
+        options.onBody?.()
+      })
       return
     }
     // Opened before the head is written: an upstream failure can still become a 502.

@@ -26,8 +26,33 @@ const canonicalExpiry = /^(0|[1-9][0-9]{0,14})$/
 // 32 HMAC bytes are 43 base64url characters without padding.
 const signaturePattern = /^[A-Za-z0-9_-]{43}$/
 
-function sign(secret: string, expiry: string, scope: string): string {
+/** The base64url signature text for an expiry (canonical decimal) and a scope. */
+export function signStreamToken(secret: string, expiry: string, scope: string): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${version}.${expiry}.${scope}`, 'utf8').digest('base64url')
+}
+
+/** The expiry and signature texts of a well-formed token, or undefined. Never throws. */
+export function parseStreamToken(token: unknown): { expiry: string; signature: string } | undefined {
+  if (typeof token !== 'string') return undefined
+  const parts = token.split('.')
+  if (parts.length !== 3) return undefined
+  const [prefix, expiry, signature] = parts as [string, string, string]
+  if (prefix !== version || !canonicalExpiry.test(expiry) || !signaturePattern.test(signature)) return undefined
+  return { expiry, signature }
+}
+
+/**
+ * Constant-time comparison of base64url texts, not decoded bytes: the last character has two
+ * unused bits, and a decoder would accept four spellings of one signature.
+ */
+export function signaturesEqual(expected: Buffer, given: string): boolean {
+  const givenBytes = Buffer.from(given, 'utf8')
+  return expected.length === givenBytes.length && timingSafeEqual(expected, givenBytes)
+}
+
+/** Whether a token of this expiry is still valid at `nowSeconds`, with the allowed skew. */
+export function streamTokenUnexpired(expiry: string, nowSeconds: number, skewSeconds = streamTokenSkewSeconds): boolean {
+  return Number(expiry) + skewSeconds >= nowSeconds
 }
 
 export function mintStreamToken({ secret, scope, expiresAtSeconds }: MintStreamTokenInput): string {
@@ -35,7 +60,7 @@ export function mintStreamToken({ secret, scope, expiresAtSeconds }: MintStreamT
     throw new RangeError(`expiresAtSeconds must be a non-negative integer, got ${String(expiresAtSeconds)}`)
   }
   const expiry = String(expiresAtSeconds)
-  return `${version}.${expiry}.${sign(secret, expiry, scope)}`
+  return `${version}.${expiry}.${signStreamToken(secret, expiry, scope)}`
 }
 
 /**
@@ -44,18 +69,11 @@ export function mintStreamToken({ secret, scope, expiresAtSeconds }: MintStreamT
  */
 export function verifyStreamToken({ secret, token, scope, nowSeconds, skewSeconds = streamTokenSkewSeconds }: VerifyStreamTokenInput): boolean {
   try {
-    if (typeof token !== 'string' || typeof secret !== 'string' || typeof scope !== 'string') return false
-    const parts = token.split('.')
-    if (parts.length !== 3) return false
-    const [prefix, expiry, signature] = parts as [string, string, string]
-    if (prefix !== version || !canonicalExpiry.test(expiry) || !signaturePattern.test(signature)) return false
-    // Compare the base64url text, not decoded bytes: the last character has two unused bits, and
-    // a decoder would accept four spellings of one signature.
-    const expected = Buffer.from(sign(secret, expiry, scope), 'utf8')
-    const given = Buffer.from(signature, 'utf8')
-    const signatureOk = expected.length === given.length && timingSafeEqual(expected, given)
-    if (!signatureOk) return false
-    return Number(expiry) + skewSeconds >= nowSeconds
+    if (typeof secret !== 'string' || typeof scope !== 'string') return false
+    const parsed = parseStreamToken(token)
+    if (parsed === undefined) return false
+    if (!signaturesEqual(Buffer.from(signStreamToken(secret, parsed.expiry, scope), 'utf8'), parsed.signature)) return false
+    return streamTokenUnexpired(parsed.expiry, nowSeconds, skewSeconds)
   } catch {
     return false
   }

@@ -30,9 +30,18 @@ export interface OpenByteSource extends ByteSourceInfo {
    * still becomes a status (502) instead of a cut response. Destroying the stream releases it.
    */
   read(range: ByteRange, signal: AbortSignal): Promise<Readable>
+  /**
+   * Positional reads into the caller's buffer, for sources that have them (local files): the
+   * server then writes a range without a stream per response (routes/send-positional.ts). Calls
+   * back with the bytes read, 0 at the end of the file, and may do so before it returns (a read
+   * served inline from the page cache).
+   */
+  readAt?(buffer: Buffer, offset: number, length: number, position: number, callback: ReadAtCallback): void
   /** Idempotent; called once the response is done or abandoned. */
   close(): Promise<void>
 }
+
+export type ReadAtCallback = (err: Error | null, bytesRead: number) => void
 
 /**
  * A body whose buffers may be reused once the response has `finish`ed (every byte handed to the

@@ -1,24 +1,30 @@
 // A direct-play session's local file (contract 1.3 "direct play of a local file"). The
 // validators, the size and every part of one answer come from one open descriptor, so they agree
 // even if the file is replaced meanwhile. Like nginx's open_file_cache, a descriptor and its
-// fstat are reused for `streamOpenFileCacheMs`: a player's seeks come in bursts, and two thread-
-// pool hops per request (open, fstat) were the larger part of a 1 MiB range's first-byte time.
-import { read } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
+// fstat serve a file's requests while it is in use, revalidated every `streamOpenFileCacheMs`:
+// a player's seeks come in bursts, and two thread-pool hops per request (open, fstat) were the
+// larger part of a 1 MiB range's first-byte time.
+import { read, readSync } from 'node:fs'
+import type { Stats } from 'node:fs'
+import { open, stat, type FileHandle } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { Readable } from 'node:stream'
 import {
   streamFirstReadBytes,
   streamOpenFileCacheMs,
   streamReadChunkBytes,
+  streamInlineReadBytes,
+  streamInlineReadCooldownMs,
+  streamInlineReadSlowMs,
   streamReadPoolSlabBytes,
-  streamReadPoolSlabs,
   streamReadPoolSlabsPerResponse,
   streamReadsInFlight,
   streamWholeReadBytes,
 } from '../../config/defaults.js'
 import { SourceMissingError } from '../../errors.js'
-import { contentTypeForName, fileEtag, type ByteRange, type ByteSource, type OpenByteSource, type RecyclableBody } from './byte-source.js'
+import { contentTypeForName, fileEtag, type ByteRange, type ByteSource, type OpenByteSource, type ReadAtCallback, type RecyclableBody } from './byte-source.js'
+import { onLocalDisk } from './local-disk.js'
+import { borrowSlab, returnSlab } from './read-buffer-pool.js'
 
 export interface LocalFileSourceOptions {
   /** Overrides the type derived from the extension. */
@@ -26,13 +32,32 @@ export interface LocalFileSourceOptions {
   readChunkBytes?: number
   /** How long one open descriptor (and its size and mtime) serves new requests; 0: one per request. */
   openCacheMs?: number
+  /** Largest read done on the event loop while the file reads fast (page cache); 0: never. */
+  inlineReadBytes?: number
+  /** An inline read slower than this sends the file's reads to the thread pool for a while. */
+  inlineReadSlowMs?: number
 }
 
 interface OpenFile {
   handle: FileHandle
+  /** The fstat the answers are built from, and what a later stat of the path is compared with. */
+  dev: number
+  ino: number
   size: number
-  mtimeSeconds: number
+  mtimeMs: number
+  /** Built once per descriptor, not per request; the Date is shared, so never mutated. */
+  etag: string
+  lastModified: Date
+  usedSinceCheck: boolean
   inflight: Inflight
+  /** performance.now() before which reads go to the thread pool: an inline read went to the disk (forever off a local disk). */
+  threadPoolUntil: number
+  /**
+   * A thread-pool read of this descriptor came back fast: the disk is awake. A new descriptor
+   * reads in the pool until then, so a disk spun down while no descriptor was open (idle ones
+   * close after `streamOpenFileCacheMs`) wakes up without stalling the event loop.
+   */
+  warm: boolean
   users: number
   /** No longer handed to new requests; closed when its last user is done. */
   retired: boolean
@@ -46,15 +71,36 @@ async function openFile(path: string): Promise<OpenFile> {
   } catch (err) {
     throw new SourceMissingError(`cannot open ${path}`, { cause: err, details: { path } })
   }
-  const stat = await handle.stat().catch(async (err: unknown) => {
+  // Both hops at once: the file system's type only decides where reads run.
+  const [stat, local] = await Promise.all([handle.stat().catch(async (err: unknown) => {
     await handle.close().catch(() => undefined)
     throw new SourceMissingError(`cannot stat ${path}`, { cause: err, details: { path } })
-  })
+  }), onLocalDisk(path)])
   if (!stat.isFile()) {
     await handle.close().catch(() => undefined)
     throw new SourceMissingError(`${path} is not a regular file`, { details: { path } })
   }
-  return { handle, size: stat.size, mtimeSeconds: Math.floor(stat.mtimeMs / 1000), inflight: new Inflight(), users: 0, retired: false }
+  const mtimeSeconds = Math.floor(stat.mtimeMs / 1000)
+  return {
+    handle,
+    dev: stat.dev,
+    ino: stat.ino,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    etag: fileEtag(mtimeSeconds, stat.size),
+    lastModified: new Date(mtimeSeconds * 1000),
+    usedSinceCheck: false,
+    inflight: new Inflight(),
+    threadPoolUntil: local ? 0 : Number.POSITIVE_INFINITY,
+    warm: false,
+    users: 0,
+    retired: false,
+  }
+}
+
+/** Whether the path still names the file the descriptor has open, unchanged. */
+function unchanged(file: OpenFile, now: Stats): boolean {
+  return now.isFile() && now.dev === file.dev && now.ino === file.ino && now.size === file.size && now.mtimeMs === file.mtimeMs
 }
 
 function release(file: OpenFile): Promise<void> {
@@ -67,6 +113,8 @@ export function createLocalFileSource(path: string, options: LocalFileSourceOpti
   const contentType = options.contentType ?? contentTypeForName(path)
   const chunkBytes = options.readChunkBytes ?? streamReadChunkBytes
   const cacheMs = options.openCacheMs ?? streamOpenFileCacheMs
+  const inlineBytes = options.inlineReadBytes ?? streamInlineReadBytes
+  const slowMs = options.inlineReadSlowMs ?? streamInlineReadSlowMs
   let current: Promise<OpenFile> | undefined
   /** What `current` resolved to: handed out without a trip through the microtask queue. */
   let ready: OpenFile | undefined
@@ -93,12 +141,32 @@ export function createLocalFileSource(path: string, options: LocalFileSourceOpti
       current = pending
       pending.then((file) => {
         if (current === pending) ready = file
-        setTimeout(() => retire(pending), cacheMs).unref()
+        revalidateLater(pending, file)
       }, () => {
         if (current === pending) current = undefined
       })
     }
     return current
+  }
+
+  /**
+   * Every `cacheMs`: an idle descriptor is closed; a used one is checked against the path with one
+   * stat in the background (nginx's open_file_cache_valid), and kept while the path still names
+   * the same unchanged file. Requests never wait for the check: reopening on a timer put two
+   * thread-pool hops (open, fstat) into a request every few seconds, the tail of the first-byte
+   * times on a busy host.
+   */
+  const revalidateLater = (pending: Promise<OpenFile>, file: OpenFile): void => {
+    file.usedSinceCheck = false
+    setTimeout(() => {
+      if (current !== pending) return
+      if (!file.usedSinceCheck) return retire(pending)
+      stat(path).then((now) => unchanged(file, now), () => false).then((same) => {
+        if (current !== pending) return
+        if (same) revalidateLater(pending, file)
+        else retire(pending)
+      }, () => undefined)
+    }, cacheMs).unref()
   }
 
   return {
@@ -110,14 +178,19 @@ export function createLocalFileSource(path: string, options: LocalFileSourceOpti
 
   function use(file: OpenFile): OpenByteSource {
     file.users++
+    file.usedSinceCheck = true
     let closed = false
     return {
       size: file.size,
       contentType,
-      etag: fileEtag(file.mtimeSeconds, file.size),
-      lastModified: new Date(file.mtimeSeconds * 1000),
+      etag: file.etag,
+      lastModified: file.lastModified,
       read(range: ByteRange): Promise<Readable> {
         return Promise.resolve(new FileRangeStream(file.handle.fd, file.inflight, range, chunkBytes))
+      },
+      readAt(buffer: Buffer, offset: number, length: number, position: number, callback: ReadAtCallback): void {
+        if (file.warm && length <= inlineBytes && performance.now() >= file.threadPoolUntil) readInline(file, buffer, offset, length, position, slowMs, callback)
+        else readInPool(file, buffer, offset, length, position, slowMs, callback)
       },
       async close() {
         if (closed) return
@@ -127,6 +200,42 @@ export function createLocalFileSource(path: string, options: LocalFileSourceOpti
       },
     }
   }
+}
+
+/**
+ * nginx reads on its event loop too: a page-cache hit is a memcpy, far cheaper than a hop to
+ * libuv's thread pool and back, which wakes two threads and on a busy two-core host waits for a
+ * core each time (three of a seek's four context switches, measured). A read that went to the
+ * disk blocked the loop meanwhile: it was slow (`streamInlineReadSlowMs`) and counted block input
+ * (getrusage's ru_inblock, which a page-cache hit leaves alone; slowness alone is no sign, a busy
+ * host preempts a memcpy for tens of milliseconds). The file's reads then use the thread pool for
+ * `streamInlineReadCooldownMs`, so a cold file costs the loop one disk read per cool-down, not one
+ * per request. The counter is the process's: another thread's disk read meanwhile only errs
+ * towards the thread pool. Files on network file systems never get here (local-disk.ts).
+ */
+function readInline(file: OpenFile, buffer: Buffer, offset: number, length: number, position: number, slowMs: number, callback: ReadAtCallback): void {
+  const blocksBefore = process.resourceUsage().fsRead
+  const started = performance.now()
+  let bytesRead: number
+  try {
+    bytesRead = readSync(file.handle.fd, buffer, offset, length, position)
+  } catch (err) {
+    callback(err as Error, 0)
+    return
+  }
+  const finished = performance.now()
+  if (finished - started > slowMs && process.resourceUsage().fsRead > blocksBefore) file.threadPoolUntil = finished + streamInlineReadCooldownMs
+  callback(null, bytesRead)
+}
+
+function readInPool(file: OpenFile, buffer: Buffer, offset: number, length: number, position: number, slowMs: number, callback: ReadAtCallback): void {
+  file.inflight.begin()
+  const started = performance.now()
+  read(file.handle.fd, buffer, offset, length, position, (err, bytesRead) => {
+    file.inflight.end()
+    if (!err && performance.now() - started <= slowMs) file.warm = true
+    callback(err, bytesRead)
+  })
 }
 
 /** Reads in flight on one descriptor; close() waits for them so the number is never reused under a read. */
@@ -150,9 +259,6 @@ class Inflight {
     })
   }
 }
-
-/** Idle read buffers (streamReadPoolSlabBytes each), shared by every local file. */
-const slabPool: Buffer[] = []
 
 interface Slot {
   buffer: Buffer
@@ -212,7 +318,7 @@ class FileRangeStream extends Readable implements RecyclableBody {
    */
   private borrow(length: number): Buffer {
     if (length > streamReadPoolSlabBytes || this.leased.length >= streamReadPoolSlabsPerResponse) return Buffer.allocUnsafe(length)
-    const slab = slabPool.pop() ?? Buffer.allocUnsafeSlow(streamReadPoolSlabBytes)
+    const slab = borrowSlab()
     this.leased.push(slab)
     return slab.subarray(0, length)
   }
@@ -220,7 +326,7 @@ class FileRangeStream extends Readable implements RecyclableBody {
   /** Only once every pushed byte was consumed; the caller knows they have reached the kernel. */
   recycle(): void {
     if (!this.readableEnded || this.slots.length > 0) return
-    for (const slab of this.leased.splice(0)) if (slabPool.length < streamReadPoolSlabs) slabPool.push(slab)
+    for (const slab of this.leased.splice(0)) returnSlab(slab)
   }
 
   private issue(slot: Slot): void {
