@@ -1,6 +1,6 @@
 // Drives one TcpConnection by hand: segments in at exact instants, segments out recorded with
 // the instant they left (the smoltcp way of testing a TCP socket).
-import { ManualClock } from '../../src/services/netstack/manual-clock.js'
+import { ManualClock } from '../../src/services/clock/manual-clock.js'
 import type { TcpConnectionHandler, TcpSettings, TcpState } from '../../src/services/netstack/tcp-connection.js'
 import { TcpConnection } from '../../src/services/netstack/tcp-connection.js'
 import { tcpSettingsFromDefaults } from '../../src/services/netstack/netstack.js'

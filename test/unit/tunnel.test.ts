@@ -6,7 +6,7 @@ import { silentLogger } from '../../src/log.js'
 import { createNetStack, seededRandom as seededUint32 } from '../../src/services/netstack/index.js'
 import type { TcpSocket } from '../../src/services/netstack/tcp-socket.js'
 import { createTunnel, type TunnelEvent } from '../../src/services/tunnel/index.js'
-import { ManualClock } from '../../src/services/wireguard/clock.js'
+import { ManualClock } from '../../src/services/clock/manual-clock.js'
 import { encodeKey } from '../../src/services/wireguard/config.js'
 import { publicKeyOf } from '../../src/services/wireguard/crypto.js'
 import { createWireGuardDevice } from '../../src/services/wireguard/device.js'
@@ -30,7 +30,7 @@ function dnsAnswer(query: Uint8Array): Uint8Array {
 }
 
 async function setup(options: { configExtra?: string } = {}) {
-  const clock = new ManualClock()
+  const clock = new ManualClock(1_000_000)
   const net = createMemoryNetwork(clock, 5)
   const random = seededRandom(7)
   const clientKey = random(32)

@@ -133,7 +133,7 @@ describe('AllowedIPs routing and the manual clock', () => {
   })
 
   it('fires timers in time order, ties in creation order, and never a cleared one', async () => {
-    const { ManualClock } = await import('../../src/services/wireguard/clock.js')
+    const { ManualClock } = await import('../../src/services/clock/manual-clock.js')
     const clock = new ManualClock(0)
     const fired: string[] = []
     clock.setTimeout(() => fired.push('b@20'), 20)
@@ -147,6 +147,6 @@ describe('AllowedIPs routing and the manual clock', () => {
     expect(clock.now()).toBe(30)
     clock.advance(5)
     expect(fired.at(-1)).toBe('nested@35')
-    expect(clock.pendingTimers()).toBe(0)
+    expect(clock.pending).toBe(0)
   })
 })

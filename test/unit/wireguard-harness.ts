@@ -1,6 +1,6 @@
 // Shared set-up for WireGuard unit tests: two devices on an in-memory network with a manual clock.
 import { silentLogger } from '../../src/log.js'
-import { ManualClock } from '../../src/services/wireguard/clock.js'
+import { ManualClock } from '../../src/services/clock/manual-clock.js'
 import { encodeKey } from '../../src/services/wireguard/config.js'
 import { publicKeyOf } from '../../src/services/wireguard/crypto.js'
 import { createWireGuardDevice, type WireGuardDevice, type WireGuardEvent, type WireGuardLimits } from '../../src/services/wireguard/device.js'
@@ -68,7 +68,7 @@ export interface PairOptions {
 
 export async function createPair(options: PairOptions = {}): Promise<Pair> {
   const random = seededRandom(options.seed ?? 1)
-  const clock = new ManualClock()
+  const clock = new ManualClock(1_000_000)
   const net = createMemoryNetwork(clock, 1)
   const privA = random(32)
   const privB = random(32)

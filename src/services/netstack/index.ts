@@ -4,7 +4,7 @@ export type { ConnectOptions, ListenOptions, NetStack, NetStackOptions, NetStack
 export type { NetLink } from './link.js'
 export type { NetClock, RandomUint32 } from './clock.js'
 export { cryptoRandomUint32, seededRandom, systemClock } from './clock.js'
-export { ManualClock } from './manual-clock.js'
+export { ManualClock } from '../clock/manual-clock.js'
 export { createMemoryLinkPair } from './memory-link.js'
 export type { MemoryLinkEnd, MemoryLinkOptions } from './memory-link.js'
 export { TcpSocket } from './tcp-socket.js'

@@ -1,6 +1,7 @@
 // A clock that only moves when told to: tests feed segments at exact instants and assert what the
 // stack emitted at exact instants (the smoltcp way), and whole transfers run in simulated time.
-import type { NetClock } from './clock.js'
+// One class for the netstack's NetClock and WireGuard's WgClock (same shape, plus the wall clock
+// WireGuard's TAI64N timestamps read), so one object drives a tunnel's two layers.
 
 interface Entry {
   at: number
@@ -9,18 +10,26 @@ interface Entry {
   cancelled: boolean
 }
 
-export class ManualClock implements NetClock {
+export class ManualClock {
   #now: number
   #order = 0
   #heap: Entry[] = []
   #live = 0
 
-  constructor(startMs = 0) {
+  readonly #wallOffsetMs: number
+
+  /** `wallOffsetMs`: the Unix time in milliseconds that `now() = 0` stands for. */
+  constructor(startMs = 0, wallOffsetMs = 1_700_000_000_000) {
     this.#now = startMs
+    this.#wallOffsetMs = wallOffsetMs
   }
 
   now(): number {
     return this.#now
+  }
+
+  wallNow(): number {
+    return this.#wallOffsetMs + this.#now
   }
 
   setTimeout(fn: () => void, delayMs: number): unknown {
