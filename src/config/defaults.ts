@@ -250,6 +250,8 @@ export const configDir = '~/.config/media-agent'
 export const hlsCacheDirName = 'hls'
 export const serverMirrors: readonly string[] = []
 export const streamUpnpEnabled = true
+/** `[stream] inline_reads`: page-cached local reads on the event loop (false: always the thread pool). */
+export const streamInlineReadsEnabled = true
 export const transcodeEncoder = 'auto' as const
 /** Empty: the FFMPEG_PATH / FFPROBE_PATH environment variable, then a PATH lookup. */
 export const ffmpegPath = ''

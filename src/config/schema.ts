@@ -31,7 +31,7 @@ export interface AgentConfig {
     signingSecret?: string
   }
   daemon: { downlink: DownlinkMode; stateDir: string }
-  stream: { port: number; upnp: boolean }
+  stream: { port: number; upnp: boolean; inlineReads: boolean }
   admin: { listen: ListenAddress }
   downloads: {
     dir: string
@@ -133,6 +133,7 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
   const streamTable = root.section('stream')
   const port = streamTable.read('port', 'an integer from 1 to 65535', asPort, defaults.streamServerPort)
   const upnp = streamTable.read('upnp', 'true or false', asBoolean, defaults.streamUpnpEnabled)
+  const inlineReads = streamTable.read('inline_reads', 'true or false', asBoolean, defaults.streamInlineReadsEnabled)
   streamTable.finish()
 
   const adminTable = root.section('admin')
@@ -192,7 +193,7 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
   const config: AgentConfig = {
     server,
     daemon: { downlink, stateDir },
-    stream: { port, upnp },
+    stream: { port, upnp, inlineReads },
     admin: { listen },
     downloads: { dir: downloadsDir, seedRatio, hlsCache, vpn, torrent },
     funnel,

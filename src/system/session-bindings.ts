@@ -165,6 +165,8 @@ export interface HlsInputOptions {
   inProgress?: SessionSourceDeps['inProgress']
   /** True once every piece of a task's file is verified (it is then read from disk). */
   fileComplete?: (filePath: string) => boolean
+  /** How a complete file is read (`[stream] inline_reads`). */
+  localFile?: SessionSourceDeps['localFile']
   secret: () => string | undefined
   /** The stream server's local URL (`http://127.0.0.1:<port>`), known once it listens. */
   baseUrl: () => string | undefined
@@ -196,7 +198,7 @@ export function createHlsInputs(options: HlsInputOptions): HlsInputs {
   // The torrent's stream while the file is incomplete; the local file once it is complete (a
   // torrent that finished seeding leaves the engine, and a reconnecting ffmpeg must still read).
   const inputSource = (filePath: string): ByteSource => {
-    const local = createLocalFileSource(filePath)
+    const local = createLocalFileSource(filePath, options.localFile)
     return {
       label: `hls-input:${basename(filePath)}`,
       open(signal) {
@@ -479,8 +481,11 @@ export async function startSessionPart(options: SessionPartOptions): Promise<Ses
   } catch (err) {
     logger.warn({ err }, 'thumbnails are off: ffmpeg not found')
   }
+  // `[stream] inline_reads = false`: every local read in the thread pool (docs/stream-server.md).
+  const localFile = config.stream.inlineReads ? {} : { inlineReadBytes: 0 }
   const sourceDeps: OpenSourceDeps = {
     logger,
+    localFile,
     ...(options.inProgress ? { inProgress: options.inProgress } : {}),
     ...(options.ca !== undefined ? { ca: options.ca } : {}),
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
@@ -488,6 +493,7 @@ export async function startSessionPart(options: SessionPartOptions): Promise<Ses
   // Filled once the stream server listens (it is created with the input route below).
   const listening: { server?: StreamServer } = {}
   const hlsInputs = createHlsInputs({
+    localFile,
     ...(options.inProgress ? { inProgress: options.inProgress } : {}),
     ...(options.fileComplete ? { fileComplete: options.fileComplete } : {}),
     secret: options.secret,

@@ -42,7 +42,7 @@ describe('a complete config file', () => {
         signingSecret: 's3cret',
       },
       daemon: { downlink: 'poll', stateDir: '/home/ada/state' },
-      stream: { port: 18090, upnp: false },
+      stream: { port: 18090, upnp: false, inlineReads: false },
       admin: { listen: { host: '::1', port: 17891 } },
       downloads: {
         dir: '/srv/downloads',
@@ -61,7 +61,7 @@ describe('a complete config file', () => {
   it('fills every key the file leaves out with the value from defaults.ts', () => {
     const { config } = fixture('minimal.toml')
     expect(config.daemon.downlink).toBe(defaults.downlinkMode)
-    expect(config.stream).toEqual({ port: defaults.streamServerPort, upnp: defaults.streamUpnpEnabled })
+    expect(config.stream).toEqual({ port: defaults.streamServerPort, upnp: defaults.streamUpnpEnabled, inlineReads: defaults.streamInlineReadsEnabled })
     expect(config.admin.listen).toEqual({ host: '127.0.0.1', port: 7891 })
     expect(config.downloads.seedRatio).toBe(defaults.seedRatio)
     expect(config.downloads.hlsCache).toEqual({ enabled: defaults.hlsCacheEnabled, sizeGb: defaults.hlsCacheSizeGb, dir: '/home/ada/.cache/media-agent/hls' })
@@ -141,6 +141,7 @@ describe('wrong types and values', () => {
     ['stream.port', `${server}[stream]\nport = 80.5\n`, '1 to 65535'],
     ['stream.port', `${server}[stream]\nport = "7890"\n`, '1 to 65535'],
     ['stream.upnp', `${server}[stream]\nupnp = "yes"\n`, 'true or false'],
+    ['stream.inline_reads', `${server}[stream]\ninline_reads = 1\n`, 'true or false'],
     ['admin.listen', `${server}[admin]\nlisten = "127.0.0.1"\n`, 'host:port'],
     ['admin.listen', `${server}[admin]\nlisten = "127.0.0.1:99999"\n`, 'host:port'],
     ['admin.listen', `${server}[admin]\nlisten = 7891\n`, 'host:port'],

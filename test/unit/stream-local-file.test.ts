@@ -4,8 +4,11 @@ import { join } from 'node:path'
 import { text } from 'node:stream/consumers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SourceMissingError } from '../../src/errors.js'
+import { silentLogger } from '../../src/log.js'
+import type { ByteSource } from '../../src/services/media/byte-source.js'
 import { onLocalDisk } from '../../src/services/media/local-disk.js'
 import { createLocalFileSource } from '../../src/services/media/local-file-source.js'
+import { createSessionSource } from '../../src/services/media/session-source.js'
 
 describe('local file sources', () => {
   let dir: string
@@ -76,8 +79,9 @@ describe('local file sources', () => {
     const path = join(dir, 'c.mp4')
     await writeFile(path, 'abcdefghijklmnopqrstuvwxyz')
     /** Two reads through one descriptor: where each ran, and what it read. */
-    const readTwice = async (options: { inlineReadBytes: number; inlineReadSlowMs: number }) => {
-      const opened = await createLocalFileSource(path, options).open(signal)
+    const readTwice = async (options: { inlineReadBytes: number; inlineReadSlowMs: number } | ByteSource) => {
+      const source = 'open' in options ? options : createLocalFileSource(path, options)
+      const opened = await source.open(signal)
       const results: Array<{ bytesRead: number; text: string; wasInline: boolean }> = []
       for (let index = 0; index < 2; index++) {
         const buffer = Buffer.alloc(8)
@@ -105,6 +109,12 @@ describe('local file sources', () => {
     expect(await readTwice({ inlineReadBytes: 1024, inlineReadSlowMs: -1 })).toEqual([false, false])
     // Inline reads off.
     expect(await readTwice({ inlineReadBytes: 0, inlineReadSlowMs: 60_000 })).toEqual([false, false])
+    // ...as `[stream] inline_reads = false` turns them off for a session's file.
+    const session = { sessionId: 's', PlayMethod: 'direct', quality: 'original', filePath: path }
+    const off = await createSessionSource(session, { logger: silentLogger(), localFile: { inlineReadBytes: 0, inlineReadSlowMs: 60_000 } })
+    expect(await readTwice(off.source)).toEqual([false, false])
+    const on = await createSessionSource(session, { logger: silentLogger(), localFile: { inlineReadSlowMs: 60_000 } })
+    expect(await readTwice(on.source)).toEqual([false, true])
   })
 
   it('reads inline only from a local disk (Linux), never from a path it cannot classify', async () => {

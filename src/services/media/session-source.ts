@@ -8,7 +8,7 @@ import type { StreamSession } from '../../protocol/wire.js'
 import type { ByteSource } from './byte-source.js'
 import { createDirectUrlSource } from './direct-url-source.js'
 import { createInProgressFileSource, type InProgressFileSourceOptions } from './in-progress-file-source.js'
-import { createLocalFileSource } from './local-file-source.js'
+import { createLocalFileSource, type LocalFileSourceOptions } from './local-file-source.js'
 
 export interface SessionSourceDeps {
   logger: Logger
@@ -17,6 +17,8 @@ export interface SessionSourceDeps {
   signal?: AbortSignal
   /** The torrent engine's view of a path: its file while incomplete, else undefined. */
   inProgress?: (filePath: string) => InProgressFileSourceOptions | undefined
+  /** How local files are read (`[stream] inline_reads = false`: `{ inlineReadBytes: 0 }`). */
+  localFile?: LocalFileSourceOptions
 }
 
 export interface SessionSource {
@@ -41,6 +43,6 @@ export async function createSessionSource(session: StreamSession, deps: SessionS
     throw new InternalError(`stream session ${session.sessionId} has neither DirectURL nor filePath`)
   }
   const torrent = deps.inProgress?.(session.filePath)
-  const source = torrent === undefined ? createLocalFileSource(session.filePath) : createInProgressFileSource(torrent)
+  const source = torrent === undefined ? createLocalFileSource(session.filePath, deps.localFile) : createInProgressFileSource(torrent)
   return { source, dispose: () => Promise.resolve() }
 }
