@@ -36,6 +36,17 @@ afterAll(async () => {
 })
 
 /** Plays a session end to end and checks every segment: 2 s (the last may be shorter), keyframe first. */
+/**
+ * What `list` finds once the processes the engine SIGKILLed have finished exiting. stop() returns
+ * when the watchdog's pipe has closed, which a dying ffmpeg does before the kernel has torn it
+ * down (seen once under load on Node 24: a member still in state R). Bounded, so a process that
+ * was never killed still fails the test.
+ */
+async function allGone(list: () => Promise<number[]>): Promise<number[]> {
+  await waitUntil(async () => (await list()).length === 0, 3_000)
+  return list()
+}
+
 async function playAndCheck(base: string): Promise<{ master: string; segments: number }> {
   const master = await fetchBytes(`${base}/master.m3u8`)
   expect(master.status).toBe(200)
@@ -241,7 +252,7 @@ describe('failures and processes', () => {
       const session = startSession(probing, 'badprobe', await fixtures.get('h264-360p'), { quality: '480p' })
       const error = await session.failed
       expect((error as { code?: string }).code).toBe('MA_ERR_PROBE_FAILED')
-      expect(await ffmpegProcessesMentioning(probing.workDir)).toEqual([])
+      expect(await allGone(() => ffmpegProcessesMentioning(probing.workDir))).toEqual([])
       expect(session.readyCalls()).toBe(0)
       await session.handle.stop()
     } finally {
@@ -324,8 +335,8 @@ describe('failures and processes', () => {
       expect(groups.length).toBeGreaterThan(0)
       expect((await ffmpegProcessesMentioning(slow.workDir)).length).toBeGreaterThan(0)
       await session.handle.stop()
-      for (const pgid of groups) expect(await liveGroupMembers(pgid)).toEqual([])
-      expect(await ffmpegProcessesMentioning(slow.workDir)).toEqual([])
+      for (const pgid of groups) expect(await allGone(() => liveGroupMembers(pgid))).toEqual([])
+      expect(await allGone(() => ffmpegProcessesMentioning(slow.workDir))).toEqual([])
       expect(slow.engine.inspect()).toEqual([])
       const gone = await fetchBytes(`${slow.base('orphan')}/master.m3u8`)
       expect(gone.status).toBe(404)
@@ -343,7 +354,7 @@ describe('failures and processes', () => {
         await new Promise((resolve) => setTimeout(resolve, index * 40))
         await session.handle.stop()
       }
-      expect(await ffmpegProcessesMentioning(quick.workDir)).toEqual([])
+      expect(await allGone(() => ffmpegProcessesMentioning(quick.workDir))).toEqual([])
       expect(await readdir(join(quick.workDir, 'hls-sessions')).catch(() => [])).toEqual([])
       expect(quick.engine.inspect()).toEqual([])
     } finally {
