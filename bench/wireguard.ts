@@ -5,7 +5,7 @@
 // our process spent per GiB moved (process.cpuUsage, user + system). Needs root, wireguard-go,
 // wg and ip; everything lives in test-made namespaces and is removed by name/PID afterwards.
 // Size: BENCH_WG_MB (default 256). Runs: BENCH_WG_RUNS (default 1; the best run is reported).
-import { randomBytes, createHash } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +15,7 @@ import { createTunnel, type Tunnel } from '../src/services/tunnel/index.js'
 import { encodeKey } from '../src/services/wireguard/config.js'
 import { publicKeyOf } from '../src/services/wireguard/crypto.js'
 import {
-  bulkPatternSha256, bulkServerSource, createNetnsLink, inNetns, killByPid, linkNamespaces, netnsUnavailable, removeNetnsLink,
+  bulkPatternSha256, bulkServerSource, createNetnsLink, downloadBulk, inNetns, killByPid, linkNamespaces, netnsUnavailable, removeNetnsLink,
   spawnInNetnsUntil, wireGuardGoPeer, type NetnsLink, type WireGuardGoPeer,
 } from '../test/helpers/netns.js'
 
@@ -38,17 +38,10 @@ s.on('end', () => { const seconds = Number(process.hrtime.bigint() - started) / 
 async function downloadThroughTunnel(tunnel: Tunnel, host: string, port: number, seed: string): Promise<{ seconds: number; cpuSeconds: number; sha256: string; got: number }> {
   const cpuBefore = process.cpuUsage()
   const started = performance.now()
-  const socket = await tunnel.connect(host, port)
-  socket.write(`DOWN ${bytes} ${seed}\n`)
-  const hash = createHash('sha256')
-  let got = 0
-  for await (const chunk of socket as AsyncIterable<Buffer>) {
-    got += chunk.length
-    hash.update(chunk)
-  }
+  const { got, sha256 } = await downloadBulk(await tunnel.connect(host, port), bytes, seed)
   const seconds = (performance.now() - started) / 1000
   const cpu = process.cpuUsage(cpuBefore)
-  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, sha256: hash.digest('hex'), got }
+  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, sha256, got }
 }
 
 let cleanup: (() => Promise<void>) | undefined

@@ -111,6 +111,8 @@ export const streamInlineReadBytes = 1024 * 1024
 export const streamInlineReadSlowMs = 2
 /** the file's reads then go to the thread pool for this long. */
 export const streamInlineReadCooldownMs = 10_000
+/** How often the process's block-input count (getrusage) is sampled for that check: ~15 µs a call. */
+export const streamBlockInputSampleMs = 1_000
 /** Buffers one single-range answer may hold at once, being read or queued on the socket (its backpressure). */
 export const streamSendBuffers = 3
 /** An open descriptor (with its fstat) is revalidated this often: closed when idle, else kept while the path's stat is unchanged (nginx open_file_cache_valid). */

@@ -2,6 +2,7 @@
 // name is unique per test run; everything is removed again by name/PID (also after a failure).
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, rmSync } from 'node:fs'
+import type { Duplex } from 'node:stream'
 import { execa, type ResultPromise } from 'execa'
 
 export interface NetnsLink {
@@ -211,6 +212,22 @@ const server = net.createServer((socket) => {
 });
 server.listen(Number(port), host, () => console.log('listening'));
 `
+
+/**
+ * Asks a bulk server (bulkServerSource) on a connected socket for `bytes` of bulkPattern(seed)
+ * and reads it to the end: the length received and its sha256.
+ */
+export async function downloadBulk(socket: Duplex, bytes: number, seed: string, onProgress?: (got: number) => void): Promise<{ got: number; sha256: string }> {
+  socket.write(`DOWN ${bytes} ${seed}\n`)
+  const hash = createHash('sha256')
+  let got = 0
+  for await (const chunk of socket as AsyncIterable<Buffer>) {
+    got += chunk.length
+    hash.update(chunk)
+    onProgress?.(got)
+  }
+  return { got, sha256: hash.digest('hex') }
+}
 
 /** The byte pattern bulkServerSource sends for `seed`: a 1048573-byte block (prime length) repeated. */
 export function bulkPattern(seed: string): Buffer {

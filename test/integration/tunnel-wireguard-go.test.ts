@@ -9,7 +9,7 @@
 // 2-core machine; 150 keeps each under a minute), TUNNEL_TEST_RESTART_MB (default 24).
 // TUNNEL_TEST_DIAG=1 prints, per bulk and lossy transfer, its time and the TCP and UDP counters
 // of both ends (ours from stats(), Linux's from nstat in the namespace).
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createSocket } from 'node:dgram'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,7 +22,7 @@ import type { TcpSocket } from '../../src/services/netstack/tcp-socket.js'
 import { encodeKey } from '../../src/services/wireguard/config.js'
 import { publicKeyOf } from '../../src/services/wireguard/crypto.js'
 import {
-  bulkPattern, bulkPatternSha256, bulkServerSource, createNetnsLink, inNetns, killByPid, netnsUnavailable, removeNetnsLink,
+  bulkPattern, bulkPatternSha256, bulkServerSource, createNetnsLink, downloadBulk, inNetns, killByPid, netnsUnavailable, removeNetnsLink,
   spawnInNetnsUntil, wireGuardGoPeer, type NetnsLink, type WireGuardGoPeer,
 } from '../helpers/netns.js'
 import { startUdpRelay, type UdpRelay } from '../helpers/udp-relay.js'
@@ -83,16 +83,7 @@ function collect(socket: TcpSocket): Promise<Buffer> {
 
 /** Downloads `bytes` of the pattern for `seed`; resolves with the received length and sha256. */
 async function download(tunnel: Tunnel, host: string, bytes: number, seed: string, onProgress?: (got: number) => void): Promise<{ got: number; sha256: string }> {
-  const socket = await tunnel.connect(host, 9000, { timeoutMs: 20_000 })
-  socket.write(`DOWN ${bytes} ${seed}\n`)
-  const hash = createHash('sha256')
-  let got = 0
-  for await (const chunk of socket as AsyncIterable<Buffer>) {
-    got += chunk.length
-    hash.update(chunk)
-    onProgress?.(got)
-  }
-  return { got, sha256: hash.digest('hex') }
+  return downloadBulk(await tunnel.connect(host, 9000, { timeoutMs: 20_000 }), bytes, seed, onProgress)
 }
 
 /** Uploads `bytes` of the pattern for `seed`; resolves with the sha256 the server computed. */

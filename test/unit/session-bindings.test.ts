@@ -16,20 +16,12 @@ import {
   type HlsEngine,
   type SessionLogicDeps,
 } from '../../src/system/session-bindings.js'
+import { deferred } from './control-plane-fakes.js'
 
 const logger = silentLogger()
 const direct: StreamSession = { sessionId: 's1', filePath: '/media/a.mp4', PlayMethod: 'direct', quality: 'original' }
 const hls: StreamSession = { sessionId: 's2', filePath: '/media/b.mkv', PlayMethod: 'hls', quality: '720p' }
 
-function deferred<T>() {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
 
 const fakeSource = (disposed: string[], id: string): SessionSource => ({
   source: { label: id, open: async () => { throw new Error('not read in this test') } } as ByteSource,

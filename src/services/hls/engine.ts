@@ -542,7 +542,6 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           if (scanTimer) clearInterval(scanTimer)
           watcher?.close()
           proc?.kill()
-          adopted?.proc.kill()
         }
       }),
       checkReady: fromPromise<boolean, ReadinessCheckInput>(async ({ input }) => {

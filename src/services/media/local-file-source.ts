@@ -13,6 +13,7 @@ import {
   streamFirstReadBytes,
   streamOpenFileCacheMs,
   streamReadChunkBytes,
+  streamBlockInputSampleMs,
   streamInlineReadBytes,
   streamInlineReadCooldownMs,
   streamInlineReadSlowMs,
@@ -214,17 +215,16 @@ export function createLocalFileSource(path: string, options: LocalFileSourceOpti
  * towards the thread pool. Files on network file systems never get here (local-disk.ts).
  */
 /**
- * The process's block-input count, sampled at most every `blockInputSampleMs` before an inline
+ * The process's block-input count, sampled at most every `streamBlockInputSampleMs` before an inline
  * read: getrusage builds a 16-field object (~15 µs), called around every read it was a tenth of
  * the server's CPU in a ranges run. Comparing a slow read's count with a sample up to a second
  * old can only blame the read for an older disk read, which errs towards the thread pool.
  */
-const blockInputSampleMs = 1_000
 let blockInputSample = { blocks: 0, at: Number.NEGATIVE_INFINITY }
 
 function readInline(file: OpenFile, buffer: Buffer, offset: number, length: number, position: number, slowMs: number, callback: ReadAtCallback): void {
   const started = performance.now()
-  if (started - blockInputSample.at >= blockInputSampleMs) blockInputSample = { blocks: process.resourceUsage().fsRead, at: started }
+  if (started - blockInputSample.at >= streamBlockInputSampleMs) blockInputSample = { blocks: process.resourceUsage().fsRead, at: started }
   const blocksBefore = blockInputSample.blocks
   let bytesRead: number
   try {

@@ -7,17 +7,8 @@ export class SackScoreboard {
   #blocks: Array<{ start: number; end: number }> = []
   #sackedBytes = 0
 
-  get empty(): boolean {
-    return this.#blocks.length === 0
-  }
-
   get sackedBytes(): number {
     return this.#sackedBytes
-  }
-
-  /** End of the highest SACKed range (undefined when empty). */
-  get highest(): number | undefined {
-    return this.#blocks[this.#blocks.length - 1]?.end
   }
 
   /** Adds blocks within (una, sndMax]; D-SACK blocks (at or below una) and nonsense are ignored. */
@@ -43,16 +34,6 @@ export class SackScoreboard {
     this.#sackedBytes = 0
   }
 
-  /** The first un-SACKed range at or after `from` and below the highest SACKed byte. */
-  nextHole(from: number, una: number): [number, number] | undefined {
-    let cursor = seqMax(from, una)
-    for (const block of this.#blocks) {
-      if (seqLt(cursor, block.start)) return [cursor, block.start]
-      if (seqLt(cursor, block.end)) cursor = block.end
-    }
-    return undefined
-  }
-
   /** The parts of [start, end), clipped to above `una`, not yet in the board (what a new block adds). */
   uncovered(start: number, end: number, una: number): Array<[number, number]> {
     const out: Array<[number, number]> = []
@@ -65,18 +46,6 @@ export class SackScoreboard {
     }
     if (seqLt(cursor, end)) out.push([cursor, end])
     return out
-  }
-
-  /** Un-SACKed bytes in [from, to). */
-  unsackedIn(from: number, to: number): number {
-    if (!seqLt(from, to)) return 0
-    let total = seqDiff(to, from)
-    for (const block of this.#blocks) {
-      const start = seqMax(block.start, from)
-      const end = seqMin(block.end, to)
-      if (seqLt(start, end)) total -= seqDiff(end, start)
-    }
-    return total
   }
 
   #insert(start: number, end: number): void {
