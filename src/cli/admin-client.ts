@@ -10,35 +10,48 @@ import type { AgentConfig } from '../config/schema.js'
 
 export interface AdminClient {
   get<T>(path: string): Promise<T>
+  /** POSTs `body` as JSON; resolves with the JSON answer of a 200. */
+  post<T>(path: string, body?: unknown): Promise<T>
+  /** GETs a text route (`/metrics`). */
+  getText(path: string): Promise<string>
 }
 
 export function adminClient(config: AgentConfig): AdminClient {
   const { host, port } = config.admin.listen
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   const tokenFile = join(config.daemon.stateDir, adminTokenFileName)
+  async function call(path: string, method: 'GET' | 'POST', body?: unknown) {
+    let token: string
+    try {
+      token = (await readFile(tokenFile, 'utf8')).trim()
+    } catch {
+      throw new DaemonNotRunningError(`the daemon is not running (no admin token at ${tokenFile})`)
+    }
+    let response
+    try {
+      response = await request(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        headersTimeout: adminRequestTimeoutMs,
+        bodyTimeout: adminRequestTimeoutMs,
+      })
+    } catch (error) {
+      throw new DaemonNotRunningError(`the daemon is not running (nothing answers at ${base})`, { cause: error })
+    }
+    if (response.statusCode === 401) {
+      await response.body.dump()
+      throw new AdminAuthError(`the daemon at ${base} refused the admin token in ${tokenFile}; is another agent using this port?`)
+    }
+    if (response.statusCode !== 200) {
+      const text = await response.body.text()
+      throw new DaemonNotRunningError(`the daemon at ${base} answered ${response.statusCode}: ${text.slice(0, 200)}`)
+    }
+    return response
+  }
   return {
-    async get<T>(path: string): Promise<T> {
-      let token: string
-      try {
-        token = (await readFile(tokenFile, 'utf8')).trim()
-      } catch {
-        throw new DaemonNotRunningError(`the daemon is not running (no admin token at ${tokenFile})`)
-      }
-      let response
-      try {
-        response = await request(`${base}${path}`, { headers: { authorization: `Bearer ${token}` }, headersTimeout: adminRequestTimeoutMs, bodyTimeout: adminRequestTimeoutMs })
-      } catch (error) {
-        throw new DaemonNotRunningError(`the daemon is not running (nothing answers at ${base})`, { cause: error })
-      }
-      if (response.statusCode === 401) {
-        await response.body.dump()
-        throw new AdminAuthError(`the daemon at ${base} refused the admin token in ${tokenFile}; is another agent using this port?`)
-      }
-      if (response.statusCode !== 200) {
-        const text = await response.body.text()
-        throw new DaemonNotRunningError(`the daemon at ${base} answered ${response.statusCode}: ${text.slice(0, 200)}`)
-      }
-      return (await response.body.json()) as T
-    },
+    get: async <T>(path: string) => (await (await call(path, 'GET')).body.json()) as T,
+    post: async <T>(path: string, body?: unknown) => (await (await call(path, 'POST', body ?? {})).body.json()) as T,
+    getText: async (path: string) => (await call(path, 'GET')).body.text(),
   }
 }

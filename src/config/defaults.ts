@@ -20,6 +20,8 @@ export const inspectionRingSize = 1_000
 export const adminEventsKeepAliveMs = 15_000
 /** How long the CLI waits for the daemon's admin listener. */
 export const adminRequestTimeoutMs = 5_000
+/** Largest admin request body (the CLI's commands are a few bytes of JSON). */
+export const adminBodyLimitBytes = 64 * 1024
 
 // ---- control plane (contract 8, protocol.md 1) ----------------------------------------------
 export const syncIntervalWatchingMs = 3_000

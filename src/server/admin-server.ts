@@ -5,7 +5,7 @@ import type { Logger } from '../log.js'
 import { AgentError } from '../errors.js'
 import type { InspectionHub, InspectionRecord } from '../system/inspection.js'
 import type { ActorNode } from '../system/actor-tree.js'
-import { adminEventsKeepAliveMs } from '../config/defaults.js'
+import { adminBodyLimitBytes, adminEventsKeepAliveMs } from '../config/defaults.js'
 
 // The admin listener (protocol.md 6): loopback only, every route behind the admin token.
 // The CLI is a thin client of these routes (design.md house rule 7).
@@ -14,6 +14,24 @@ export interface AdminRoutesSource {
   actorTree(): ActorNode
   inspection: InspectionHub
   status(): Promise<unknown> | unknown
+  /** Routes the parts add (`GET /api/cache`, `POST /api/vpn`, `GET /metrics`, ...), behind the same token. */
+  routes?: readonly AdminRoute[]
+}
+
+/** What a part's admin route answers: JSON (`json`) or text (`text`, e.g. Prometheus exposition). */
+export type AdminReply = { status: number; json: unknown } | { status: number; text: string; contentType: string }
+
+export interface AdminRequest {
+  url: URL
+  /** The request body parsed as JSON (`{}` when empty); a body that is not JSON answers 400 before the handler runs. */
+  body: unknown
+}
+
+export interface AdminRoute {
+  method: 'GET' | 'POST'
+  /** Exact path, e.g. `/api/cache`. */
+  path: string
+  handle(request: AdminRequest): Promise<AdminReply> | AdminReply
 }
 
 export interface AdminServerOptions {
@@ -73,8 +91,29 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
       case 'GET /api/status':
         return json(res, 200, await options.source.status())
       default:
-        return json(res, 404, { error: 'not_found' })
+        return partRoute(req, res, url)
     }
+  }
+
+  async function partRoute(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const route = options.source.routes?.find((candidate) => candidate.method === req.method && candidate.path === url.pathname)
+    if (!route) return json(res, 404, { error: 'not_found' })
+    let body: unknown = {}
+    if (req.method === 'POST') {
+      const text = await readBody(req)
+      if (text === undefined) return json(res, 413, { error: 'too_large' })
+      if (text.trim().length > 0) {
+        try {
+          body = JSON.parse(text)
+        } catch {
+          return json(res, 400, { error: 'bad_request', message: 'the request body is not JSON' })
+        }
+      }
+    }
+    const reply = await route.handle({ url, body })
+    if ('json' in reply) return json(res, reply.status, reply.json)
+    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': Buffer.byteLength(reply.text) })
+    res.end(reply.text)
   }
 
   function authorized(header: string | undefined): boolean {
@@ -121,6 +160,18 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+/** The body as text, or undefined past adminBodyLimitBytes (admin requests are small commands). */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length
+    if (size > adminBodyLimitBytes) return undefined
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 function digest(value: string): Buffer {

@@ -3,6 +3,7 @@ import type { Logger } from '../log.js'
 import type { AgentConfig } from '../config/schema.js'
 import type { StateDir } from '../services/state/state-dir.js'
 import type { SystemParts } from './create-system.js'
+import type { AdminRoute } from '../server/admin-server.js'
 import type { Control, StreamServerInfo, SyncAction, UpgradeOffer } from '../protocol/wire.js'
 import { createControlPlanePart, type ControlSink, type SyncStateSource } from './control-plane-bindings.js'
 import { streamServerAddresses } from '../services/net/addresses.js'
@@ -30,6 +31,8 @@ export interface SystemDeps {
 }
 
 export interface BuiltParts extends SystemParts {
+  /** Admin routes the parts add (protocol.md 7: cache, vpn, funnel, update, library, metrics). */
+  adminRoutes: AdminRoute[]
   /** What `GET /api/status` (and so `media-agent status`) reports beyond version and uptime. */
   status(): Record<string, unknown>
   /** The signing secret in force (config override, else the one from register). */
@@ -165,6 +168,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
+    adminRoutes: [],
     status: () => ({
       activeTaskCount: tasks.activeCount(),
       tasks: tasks.reports(),

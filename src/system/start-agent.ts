@@ -35,6 +35,7 @@ export async function startAgent(config: AgentConfig, logger: Logger, options: P
       logger: logger.child({ component: 'admin' }),
       source: {
         actorTree: () => system.actorTree(),
+        routes: parts.adminRoutes,
         inspection: system.inspection,
         status: () => ({
           version: agentVersion,

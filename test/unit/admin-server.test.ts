@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { request } from 'undici'
 import { createActor, createMachine } from 'xstate'
-import { startAdminServer, isLoopbackHost, type AdminServer } from '../../src/server/admin-server.js'
+import { startAdminServer, isLoopbackHost, type AdminServer, type AdminRoute } from '../../src/server/admin-server.js'
 import { InspectionHub } from '../../src/system/inspection.js'
 import { describeActorTree } from '../../src/system/actor-tree.js'
 import { silentLogger } from '../../src/log.js'
@@ -14,10 +14,10 @@ afterEach(async () => {
   server = undefined
 })
 
-async function start(hub = new InspectionHub(10)) {
+async function start(hub = new InspectionHub(10), routes: AdminRoute[] = []) {
   const machine = createMachine({ id: 'demo', context: { signingSecret: 'do-not-leak', count: 2 }, initial: 'idle', states: { idle: { on: { go: 'busy' } }, busy: {} } })
   const actor = createActor(machine, { inspect: hub.inspect }).start()
-  server = await startAdminServer({ host: '127.0.0.1', port: 0, token, logger: silentLogger(), source: { actorTree: () => describeActorTree(actor), inspection: hub, status: () => ({ activeTaskCount: 0 }) } })
+  server = await startAdminServer({ host: '127.0.0.1', port: 0, token, logger: silentLogger(), source: { actorTree: () => describeActorTree(actor), inspection: hub, status: () => ({ activeTaskCount: 0 }), routes } })
   return { actor, url: server.url }
 }
 
@@ -55,6 +55,34 @@ describe('admin listener', () => {
     }
     expect(text).toMatch(/^id: \d+\nevent: actor\n/m)
     response.body.destroy()
+  })
+
+  it('serves the routes the parts add, JSON and text, behind the same token', async () => {
+    const seen: unknown[] = []
+    const { url } = await start(undefined, [
+      { method: 'POST', path: '/api/echo', handle: ({ body }) => (seen.push(body), { status: 200, json: { got: body } }) },
+      { method: 'GET', path: '/metrics', handle: () => ({ status: 200, text: 'media_agent_up 1\n', contentType: 'text/plain; version=0.0.4' }) },
+    ])
+    const auth = { authorization: `Bearer ${token}` }
+    const echoed = await request(`${url}/api/echo`, { method: 'POST', headers: auth, body: '{"enabled":true}' })
+    expect(echoed.statusCode).toBe(200)
+    expect(await echoed.body.json()).toEqual({ got: { enabled: true } })
+    const metrics = await request(`${url}/metrics`, { headers: auth })
+    expect(metrics.headers['content-type']).toBe('text/plain; version=0.0.4')
+    expect(await metrics.body.text()).toBe('media_agent_up 1\n')
+    const unauthorized = await request(`${url}/metrics`)
+    expect(unauthorized.statusCode).toBe(401)
+    await unauthorized.body.dump()
+    const wrongMethod = await request(`${url}/api/echo`, { headers: auth })
+    expect(wrongMethod.statusCode).toBe(404)
+    await wrongMethod.body.dump()
+    const notJson = await request(`${url}/api/echo`, { method: 'POST', headers: auth, body: '{nope' })
+    expect(notJson.statusCode).toBe(400)
+    await notJson.body.dump()
+    const tooLarge = await request(`${url}/api/echo`, { method: 'POST', headers: auth, body: `"${'x'.repeat(70_000)}"` })
+    expect(tooLarge.statusCode).toBe(413)
+    await tooLarge.body.dump()
+    expect(seen).toEqual([{ enabled: true }])
   })
 
   it('refuses to bind an address other than loopback', async () => {
