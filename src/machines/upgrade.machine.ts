@@ -57,6 +57,8 @@ export interface UpgradeContext {
   manualAfter: number | undefined
   last: UpgradeAttempt | undefined
   attempts: number
+  /** The flag was seen down while a result was being posted: that target is not remembered. */
+  forgetInFlight: boolean
 }
 
 export type UpgradeEvent =
@@ -154,8 +156,17 @@ export const upgradeMachine = setup({
     manualAfter: undefined,
     last: undefined,
     attempts: 0,
+    forgetInFlight: false,
   }),
   initial: 'boot',
+  // The flag seen down in any state (idle handles it itself): the server has its result, or
+  // withdrew the request, so a later request for the same target is a new one.
+  on: {
+    'upgrade.sync': {
+      guard: 'flagDown',
+      actions: [assign({ reported: [] }), 'forgetReported'],
+    },
+  },
   states: {
     boot: {
       always: [
@@ -266,6 +277,9 @@ export const upgradeMachine = setup({
       ],
     },
     reporting: {
+      on: {
+        'upgrade.sync': { guard: 'flagDown', actions: [assign({ reported: [], forgetInFlight: true }), 'forgetReported'] },
+      },
       invoke: {
         id: 'report',
         src: 'report',
@@ -276,7 +290,8 @@ export const upgradeMachine = setup({
             const result = context.queue[0]!
             return {
               queue: context.queue.slice(1),
-              reported: context.reported.includes(result.toVersion) ? context.reported : [...context.reported, result.toVersion],
+              reported: context.forgetInFlight || context.reported.includes(result.toVersion) ? context.reported : [...context.reported, result.toVersion],
+              forgetInFlight: false,
               offer: undefined,
               artifactPath: undefined,
               attempts: context.attempts + 1,
@@ -295,6 +310,9 @@ export const upgradeMachine = setup({
     },
     // The result is decided and kept in the state dir; only the post is retried.
     reportBackoff: {
+      on: {
+        'upgrade.sync': { guard: 'flagDown', actions: [assign({ reported: [], forgetInFlight: true }), 'forgetReported'] },
+      },
       after: { reportRetry: 'reporting' },
     },
   },
