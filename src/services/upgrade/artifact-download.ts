@@ -45,7 +45,11 @@ export function createArtifactDownloader(options: ArtifactDownloaderOptions): Ar
       if (sameOrigin) headers.authorization = `Bearer ${options.server.accessToken}`
       await mkdir(options.dir, { recursive: true })
       const path = join(options.dir, `.download-${randomBytes(6).toString('hex')}.tgz`)
-      const signal = AbortSignal.timeout(options.timeoutMs)
+      // A timer of our own, cleared when done: a timeout signal left armed would abort (and
+      // raise on) a body nobody reads any more.
+      const controller = new AbortController()
+      const timer = setTimeout(() => controller.abort(new Error(`timed out after ${options.timeoutMs} ms`)), options.timeoutMs)
+      const signal = controller.signal
       try {
         let response: Dispatcher.ResponseData
         try {
@@ -59,7 +63,7 @@ export function createArtifactDownloader(options: ArtifactDownloaderOptions): Ar
         }
         const declared = Number(response.headers['content-length'])
         if (Number.isFinite(declared) && declared > options.maxBytes) {
-          response.body.destroy()
+          discard(response.body)
           throw new UpgradeVerifyError(`the upgrade artifact is ${declared} bytes, over the ${options.maxBytes}-byte cap`)
         }
         const hash = createHash('sha256')
@@ -73,7 +77,7 @@ export function createArtifactDownloader(options: ArtifactDownloaderOptions): Ar
             if (!file.write(chunk)) await once(file, 'drain')
           }
         } catch (error) {
-          response.body.destroy()
+          discard(response.body)
           if (error instanceof UpgradeVerifyError) throw error
           throw new UpgradeDownloadError(`the upgrade artifact download broke off after ${bytes} bytes: ${(error as Error).message}`, { cause: error })
         } finally {
@@ -86,7 +90,14 @@ export function createArtifactDownloader(options: ArtifactDownloaderOptions): Ar
       } catch (error) {
         await unlink(path).catch(() => {})
         throw error
+      } finally {
+        clearTimeout(timer)
       }
     },
   }
+}
+
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {})
+  body.destroy()
 }
