@@ -1,3 +1,4 @@
+import { rename } from 'node:fs/promises'
 import { fromPromise, type AnyActorRef } from 'xstate'
 import type { Logger } from '../log.js'
 import type { AgentConfig } from '../config/schema.js'
@@ -9,7 +10,7 @@ import { upgradeMachine, upgradeStatusOf, type UpgradeContext, type UpgradeInput
 import { createArtifactDownloader, type ArtifactDownloader } from '../services/upgrade/artifact-download.js'
 import { createInstaller, type Installer } from '../services/upgrade/installer.js'
 import { detectSupervisor, supervisorEnvVar, unknownSupervisorValue } from '../services/upgrade/supervisor.js'
-import { readUpgradeState, updateUpgradeState, versionsDir, type UpgradeState } from '../services/upgrade/upgrade-store.js'
+import { emptyUpgradeState, readUpgradeState, updateUpgradeState, upgradeStatePath, versionsDir, type UpgradeState } from '../services/upgrade/upgrade-store.js'
 import { agentVersion } from '../version.js'
 
 // Wiring of the `upgrade` actor (docs/upgrade.md): the state dir's upgrade.json gives its
@@ -50,7 +51,7 @@ export async function createUpgradePart(options: UpgradePartOptions): Promise<Up
   const unknown = unknownSupervisorValue(process.env)
   if (unknown !== undefined) log.warn({ value: unknown }, `${supervisorEnvVar} is not restart-on-75, systemd, container or none; detecting instead`)
   const supervisor = options.supervisor ?? detectSupervisor()
-  const stored = await readUpgradeState(stateDir)
+  const stored = await readOrSetAside(stateDir, log)
   const input: UpgradeInput = {
     currentVersion,
     supervisor,
@@ -60,6 +61,8 @@ export async function createUpgradePart(options: UpgradePartOptions): Promise<Up
   }
   if (input.justInstalled) log.info(input.justInstalled, 'this is the version just installed; success is reported once it has registered')
 
+  // Every flag-down sync asks to forget; only one that has something to forget writes the file.
+  let remembered = stored.results.some((entry) => entry.posted)
   // upgrade.json is read-modify-written by the report and by forgetReported: one at a time.
   let queue: Promise<unknown> = Promise.resolve()
   const change = (fn: (state: UpgradeState) => UpgradeState) => {
@@ -93,6 +96,7 @@ export async function createUpgradePart(options: UpgradePartOptions): Promise<Up
     await remember(false)
     await options.api.upgradeResult(result)
     await remember(true)
+    remembered = true
     log.info({ ...result }, 'upgrade result reported')
   }
 
@@ -105,6 +109,8 @@ export async function createUpgradePart(options: UpgradePartOptions): Promise<Up
       requestExit(defaults.upgradeRestartExitCode)
     },
     forgetReported: () => {
+      if (!remembered) return
+      remembered = false
       change((state) => ({ ...state, results: state.results.filter((entry) => !entry.posted) }))
         .catch((error: unknown) => log.warn({ err: error }, 'cannot update upgrade.json'))
     },
@@ -122,6 +128,18 @@ export async function createUpgradePart(options: UpgradePartOptions): Promise<Up
     },
   ]
   return { logic, input, exitRequested, adminRoutes, status: () => ({ upgrade: describe(snapshot()) }) }
+}
+
+/** A damaged upgrade.json must not keep the agent down: it is moved aside and the agent starts afresh. */
+async function readOrSetAside(stateDir: string, log: Logger): Promise<UpgradeState> {
+  try {
+    return await readUpgradeState(stateDir)
+  } catch (error) {
+    const aside = `${upgradeStatePath(stateDir)}.corrupt-${Date.now()}`
+    await rename(upgradeStatePath(stateDir), aside).catch(() => {})
+    log.error({ err: error, movedTo: aside }, 'upgrade.json could not be read; moved aside, starting with no upgrade state')
+    return emptyUpgradeState()
+  }
 }
 
 function describe(snapshot: UpgradeSnapshot | undefined): Record<string, unknown> {

@@ -132,10 +132,10 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
   }
 }
 
-async function statusOf(agent: TempAgent): Promise<{ version: string; upgrade: { state: unknown } }> {
+async function statusOf(agent: TempAgent): Promise<{ version: string; upgrade: Record<string, unknown> }> {
   const status = await runCli(['status', '--json', '--config', agent.configPath])
   expect(status.code, status.stderr).toBe(0)
-  return JSON.parse(status.stdout) as { version: string; upgrade: { state: unknown } }
+  return JSON.parse(status.stdout) as { version: string; upgrade: Record<string, unknown> }
 }
 
 describe('self-upgrade, end to end', () => {
@@ -176,9 +176,13 @@ describe('self-upgrade, end to end', () => {
     expect(mine()).toHaveLength(1)
     expect(supervisor.exits).toEqual([75])
 
-    // 2. A release that exits before registering, installed by the upgraded version itself:
-    //    the start after its crash rolls back to the previous version, which posts failure.
-    server.requestUpgrade(offer(brokenVersion))
+    // 2. A release that exits before registering, installed by the upgraded version itself and
+    //    asked for with `media-agent update` (the flag set without a wake): the start after its
+    //    crash rolls back to the previous version, which posts failure.
+    server.state.requestUpgrade(offer(brokenVersion))
+    const update = await runCli(['update', '--config', agent.configPath])
+    expect(update.code, update.stdout + update.stderr).toBe(0)
+    expect(update.stdout).toBe(`upgrade applied: ${nextVersion} -> ${brokenVersion}; the daemon exits 75 and its supervisor starts the new version\n`)
     await until('the rollback report', () => (mine().length > 1 ? true : undefined), 120_000)
     expect(supervisor.exits).toEqual([75, 75, 1])
     const failure = mine()[1]!
@@ -244,6 +248,12 @@ describe('self-upgrade, end to end', () => {
     expect(server.upgradeResults()).toHaveLength(before + 1)
     expect(existsSync(join(agent.stateDir, 'versions'))).toBe(false)
     expect(daemon.child.exitCode).toBe(null)
+    // The actor is a child of the root, visible to the operator.
+    const status = await statusOf(agent)
+    expect(status.upgrade).toMatchObject({ state: 'idle', supervisor: 'container', last: { outcome: 'failure', targetVersion: nextVersion, error: 'managed externally' } })
+    const token = (await readFile(join(agent.stateDir, 'admin.token'), 'utf8')).trim()
+    const tree = await (await fetch(`http://127.0.0.1:${agent.adminPort}/debug/actors`, { headers: { authorization: `Bearer ${token}` } })).json() as { children: { systemId?: string; value?: unknown }[] }
+    expect(tree.children.find((child) => child.systemId === 'upgrade')?.value).toBe('idle')
   }, 120_000)
 
   it('update exits 3 when no daemon runs', async () => {
