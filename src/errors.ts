@@ -378,3 +378,23 @@ export class TunnelDownError extends AgentError {
     super('MA_ERR_TUNNEL_DOWN', message, { retryable: true, ...options })
   }
 }
+
+// ---- upgrade (issue 15, docs/upgrade.md) ----
+export class UpgradeDownloadError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_UPGRADE_DOWNLOAD', message, { retryable: true, ...options })
+  }
+}
+
+export class UpgradeVerifyError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_UPGRADE_VERIFY', message, options)
+  }
+}
+
+export class UpgradeInstallError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_UPGRADE_INSTALL', message, options)
+  }
+}
+// ---- end upgrade ----

@@ -3,6 +3,8 @@ import { createRootLogger, type Logger } from './log.js'
 import { loadConfigForCli } from './cli/load.js'
 import { startAgent, type RunningAgent } from './system/start-agent.js'
 import type { AgentConfig } from './config/schema.js'
+import { launchCurrentVersion } from './services/upgrade/launcher.js'
+import { packageRoot } from './version.js'
 
 // Daemon entry: load config -> create system -> start -> wait for SIGINT/SIGTERM -> stop in
 // order -> exit 0 (design.md layout, issue "Foundation" 3).
@@ -14,6 +16,8 @@ export interface RunDaemonOptions {
   stderr: NodeJS.WritableStream
   /** A config built in memory (the embedded default of `npm start`) instead of a file. */
   config?: AgentConfig
+  /** The command line, passed on unchanged when `versions/current` names another version (protocol.md 7.5). */
+  argv?: readonly string[]
   /** Called once the agent is up (used by `start` to print what to open). */
   onStarted?: (agent: RunningAgent, logger: Logger) => void | Promise<void>
 }
@@ -27,6 +31,16 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     for (const warning of loaded.warnings) logger.warn({ file: loaded.path }, warning)
     logger.info({ file: loaded.source === 'file' ? loaded.path : '(embedded default)' }, 'config loaded')
     config = loaded.config
+    // Issue 15: after an upgrade, run the version `<state_dir>/versions/current` names.
+    try {
+      const delegated = await launchCurrentVersion({ stateDir: config.daemon.stateDir, argv: options.argv ?? process.argv.slice(2), env: process.env, ownRoot: packageRoot, log: logger })
+      if (delegated !== undefined) {
+        logger.flush()
+        return delegated
+      }
+    } catch (error) {
+      logger.error({ err: error }, 'cannot settle a pending upgrade; running this version')
+    }
   }
 
   const signal = waitForSignal()
@@ -39,12 +53,13 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     return 1
   }
   await options.onStarted?.(agent, logger)
-  const received = await signal.promise
-  logger.info({ signal: received }, 'signal received; stopping')
+  const received = await Promise.race([signal.promise, agent.exitRequested])
+  if (typeof received === 'number') logger.info({ exitCode: received }, 'stopping to restart into the new version')
+  else logger.info({ signal: received }, 'signal received; stopping')
   const { clean } = await agent.stop()
   logger.info({ clean }, 'media-agent stopped')
   logger.flush()
-  return 0
+  return typeof received === 'number' ? received : 0
 }
 
 function waitForSignal(): { promise: Promise<NodeJS.Signals>; dispose(): void } {

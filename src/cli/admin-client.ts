@@ -10,8 +10,8 @@ import type { AgentConfig } from '../config/schema.js'
 
 export interface AdminClient {
   get<T>(path: string): Promise<T>
-  /** POSTs `body` as JSON; resolves with the JSON answer of a 200. */
-  post<T>(path: string, body?: unknown): Promise<T>
+  /** POSTs `body` as JSON; resolves with the JSON answer of a 200. `timeoutMs`: for a route that waits (`update`). */
+  post<T>(path: string, body?: unknown, options?: { timeoutMs?: number }): Promise<T>
   /** GETs a text route (`/metrics`). */
   getText(path: string): Promise<string>
 }
@@ -20,7 +20,7 @@ export function adminClient(config: AgentConfig): AdminClient {
   const { host, port } = config.admin.listen
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   const tokenFile = join(config.daemon.stateDir, adminTokenFileName)
-  async function call(path: string, method: 'GET' | 'POST', body?: unknown) {
+  async function call(path: string, method: 'GET' | 'POST', body?: unknown, timeoutMs = adminRequestTimeoutMs) {
     let token: string
     try {
       token = (await readFile(tokenFile, 'utf8')).trim()
@@ -33,8 +33,8 @@ export function adminClient(config: AgentConfig): AdminClient {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        headersTimeout: adminRequestTimeoutMs,
-        bodyTimeout: adminRequestTimeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       })
     } catch (error) {
       throw new DaemonNotRunningError(`the daemon is not running (nothing answers at ${base})`, { cause: error })
@@ -51,7 +51,7 @@ export function adminClient(config: AgentConfig): AdminClient {
   }
   return {
     get: async <T>(path: string) => (await (await call(path, 'GET')).body.json()) as T,
-    post: async <T>(path: string, body?: unknown) => (await (await call(path, 'POST', body ?? {})).body.json()) as T,
+    post: async <T>(path: string, body?: unknown, options?: { timeoutMs?: number }) => (await (await call(path, 'POST', body ?? {}, options?.timeoutMs)).body.json()) as T,
     getText: async (path: string) => (await call(path, 'GET')).body.text(),
   }
 }

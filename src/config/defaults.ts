@@ -176,6 +176,23 @@ export const funnelEnabledFreshInstall = true
 export const funnelEnabledLegacyConfig = false
 export const funnelRestartBaseMs = 2_000
 export const funnelRestartMaxMs = 5 * 60_000
+// Upgrade (issue 15, protocol.md 7.5, docs/upgrade.md).
+/** The exit code that asks the supervisor for a restart into `versions/current` (protocol.md 7.7). */
+export const upgradeRestartExitCode = 75
+/** A release artifact is ~11 MB (dist and its production dependencies); anything far past that is refused. */
+export const upgradeMaxArtifactBytes = 256 * 1024 * 1024
+export const upgradeDownloadTimeoutMs = 10 * 60_000
+/** The installed version's `--version` must answer within this. */
+export const upgradeSmokeTestTimeoutMs = 30_000
+/** Extracting the artifact (system tar) must finish within this. */
+export const upgradeExtractTimeoutMs = 2 * 60_000
+/** A decided result whose post failed is posted again after this. */
+export const upgradeReportRetryMs = 15_000
+/** `media-agent update` waits this long for the sync and the attempt it starts. */
+export const upgradeCommandTimeoutMs = 15 * 60_000
+export const upgradeStateFileName = 'upgrade.json'
+export const upgradeVersionsDirName = 'versions'
+export const upgradeCurrentLinkName = 'current'
 
 // ---- WireGuard protocol (issue 7; whitepaper section 6 and 5.4.7, wireguard-go constants) ----
 export const wgRekeyAfterMessages = 2 ** 60

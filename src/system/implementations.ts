@@ -10,6 +10,7 @@ import { streamServerAddresses } from '../services/net/addresses.js'
 import { isContainer } from '../services/net/container.js'
 import { createTasksPart, type TasksPartOptions } from './tasks-part.js'
 import { createHlsPart } from './hls-part.js'
+import { createUpgradePart } from './upgrade-part.js'
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -37,6 +38,8 @@ export interface BuiltParts extends SystemParts {
   status(): Record<string, unknown>
   /** The signing secret in force (config override, else the one from register). */
   signingSecret(): string | undefined
+  /** Resolves with the exit code the daemon should stop with on its own (75: upgrade installed). */
+  exitRequested?: Promise<number>
 }
 
 export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
@@ -72,6 +75,16 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       streamServer: streamServer(),
     }),
   }
+
+  // ---- upgrade (issue 15): numbers the sync cycles as each starts (they never overlap), so
+  // `media-agent update` can tell the answer to its own sync from one already on its way ----
+  let syncCycles = 0
+  const collectSyncState = source.collect.bind(source)
+  source.collect = () => {
+    syncCycles += 1
+    return collectSyncState()
+  }
+  // ---- end upgrade ----
 
   // One idempotent callback for every action and control, whichever path brought it (the
   // control plane deduplicates by id before calling here). Capabilities not built into this
@@ -109,7 +122,10 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     },
     // ---- end sessions ----
     upgrade: (requested, offer) => {
-      if (requested && !upgradeRequested) unavailable('upgrade', { targetVersion: offer?.targetVersion })
+      // ---- upgrade (issue 15) ----
+      const cycle = syncCycles
+      post(() => root?.system.get('upgrade')?.send({ type: 'upgrade.sync', requested, offer, cycle }))
+      // ---- end upgrade ----
       upgradeRequested = requested
       lastUpgradeOffer = offer
     },
@@ -129,8 +145,13 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     },
     onRegistered: (info) => {
       registeredSecret = info.signingSecret
+      post(() => root?.system.get('upgrade')?.send({ type: 'upgrade.registered' })) // issue 15
     },
   })
+
+  // ---- upgrade (issue 15, docs/upgrade.md) ----
+  const upgrade = await createUpgradePart({ config, logger, api: controlPlane.api, actor: () => root?.system.get('upgrade'), requestSync, syncCycles: () => syncCycles })
+  // ---- end upgrade ----
 
   // ---- sessions and stream server (issue 5) ----
   const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger })
@@ -152,6 +173,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   return {
     children: [
       { name: 'tasks', logic: tasks.logic, input: tasks.input },
+      { name: 'upgrade', logic: upgrade.logic, input: upgrade.input },
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
@@ -168,7 +190,8 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [],
+    adminRoutes: [...upgrade.adminRoutes],
+    exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),
       tasks: tasks.reports(),
@@ -177,6 +200,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       upgradeRequested,
       streamServer: sessions.server.url,
       ...(lastUpgradeOffer ? { upgradeOffer: lastUpgradeOffer.targetVersion } : {}),
+      ...upgrade.status(),
     }),
   }
 }

@@ -14,6 +14,8 @@ export interface RunningAgent {
   readonly admin: AdminServer
   readonly agentId: string
   readonly adminTokenPath: string
+  /** Resolves with the code the daemon should stop and exit with on its own (75 after an upgrade); never otherwise. */
+  readonly exitRequested: Promise<number>
   stop(): Promise<{ clean: boolean }>
 }
 
@@ -59,6 +61,7 @@ export async function startAgent(config: AgentConfig, logger: Logger, options: P
     admin,
     agentId,
     adminTokenPath: stateDir.adminTokenPath(),
+    exitRequested: parts.exitRequested ?? new Promise<number>(() => {}),
     stop() {
       stopping ??= system.shutdown().finally(() => admin.close())
       return stopping
