@@ -55,7 +55,7 @@ export const encodersMachine = setup({
     // Bound in encoders-part.ts: the log lines. `first` is true for the start-up probe only.
     announce: (_, _params: { detection: Detection; first: boolean }) => {},
     announceProbeError: (_, _params: { error: string }) => {},
-    reportUnhealthy: (_, _params: { encoder: string; reason: string }) => {},
+    reportUnhealthy: (_, _params: { encoder: string; reason: string; unhealthy: Record<string, string> }) => {},
     markUnhealthy: assign({
       unhealthy: ({ context, event }) => (event.type === 'encoders.failed' ? { ...context.unhealthy, [event.encoder]: event.reason } : context.unhealthy),
     }),
@@ -102,7 +102,7 @@ export const encodersMachine = setup({
         'encoders.failed': {
           guard: 'isNewFailure',
           target: 'degraded',
-          actions: ['markUnhealthy', { type: 'reportUnhealthy', params: ({ event }) => ({ encoder: event.encoder, reason: event.reason }) }],
+          actions: ['markUnhealthy', { type: 'reportUnhealthy', params: ({ context, event }) => ({ encoder: event.encoder, reason: event.reason, unhealthy: context.unhealthy }) }],
         },
         'encoders.reprobe': { target: 'probing' },
       },
@@ -112,7 +112,7 @@ export const encodersMachine = setup({
       on: {
         'encoders.failed': {
           guard: 'isNewFailure',
-          actions: ['markUnhealthy', { type: 'reportUnhealthy', params: ({ event }) => ({ encoder: event.encoder, reason: event.reason }) }],
+          actions: ['markUnhealthy', { type: 'reportUnhealthy', params: ({ context, event }) => ({ encoder: event.encoder, reason: event.reason, unhealthy: context.unhealthy }) }],
         },
         'encoders.reprobe': { target: 'probing' },
       },

@@ -68,16 +68,17 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
         settle()
         log.error({ error }, `[transcode] hardware detection failed: ${error}; sessions use libx264`)
       },
-      reportUnhealthy: (_, { encoder, reason }) => {
-        log.warn({ encoder, reason }, `${encoder} failed in a session; new sessions use ${choiceNow().encoder} until the next probe`)
+      reportUnhealthy: (_, { encoder, reason, unhealthy }) => {
+        // The snapshot is not updated while the machine's actions run: the marks come as params.
+        log.warn({ encoder, reason }, `${encoder} failed in a session; new sessions use ${choiceNow(unhealthy).encoder} until the next probe`)
       },
     },
   })
 
-  const choiceNow = (): EncoderChoice => {
+  const choiceNow = (unhealthy?: Record<string, string>): EncoderChoice => {
     const current = context()
     if (!current?.detection) return { encoder: 'libx264', maxHeight: limits.softwareMaxHeight }
-    return effectiveChoice(current.preference, current.detection, limits, current.unhealthy)
+    return effectiveChoice(current.preference, current.detection, limits, unhealthy ?? current.unhealthy)
   }
 
   return {
