@@ -5,6 +5,7 @@
 //
 //   probing --done/error--> ready --encoders.failed [hardware, healthy]--> degraded
 //   degraded --after reprobeAfterFailure--> probing         (any --encoders.reprobe--> probing)
+//   probing --error [marks left]--> degraded                (a failed probe clears no mark)
 //
 // Pure: the detection is the named actor `detect`, bound in src/system/encoders-part.ts.
 import { assign, fromPromise, setup } from 'xstate'
@@ -49,6 +50,7 @@ export const encodersMachine = setup({
     }),
   },
   guards: {
+    hasMarks: ({ context }) => Object.keys(context.unhealthy).length > 0,
     isNewFailure: ({ context, event }) => event.type === 'encoders.failed' && isHardwareEncoder(event.encoder) && context.unhealthy[event.encoder] === undefined,
   },
   actions: {
@@ -56,6 +58,10 @@ export const encodersMachine = setup({
     announce: (_, _params: { detection: Detection; first: boolean }) => {},
     announceProbeError: (_, _params: { error: string }) => {},
     reportUnhealthy: (_, _params: { encoder: string; reason: string; unhealthy: Record<string, string> }) => {},
+    recordProbeError: assign(({ context, event }) => {
+      const error = (event as { error?: unknown }).error
+      return { probes: context.probes + 1, probeError: error instanceof Error ? error.message : String(error) }
+    }),
     markUnhealthy: assign({
       unhealthy: ({ context, event }) => (event.type === 'encoders.failed' ? { ...context.unhealthy, [event.encoder]: event.reason } : context.unhealthy),
     }),
@@ -88,13 +94,12 @@ export const encodersMachine = setup({
             { type: 'announce', params: ({ context }) => ({ detection: context.detection!, first: context.probes === 1 }) },
           ],
         },
-        onError: {
-          target: 'ready',
-          actions: [
-            assign({ probes: ({ context }) => context.probes + 1, probeError: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }),
-            { type: 'announceProbeError', params: ({ context }) => ({ error: context.probeError ?? 'unknown' }) },
-          ],
-        },
+        // A probe that failed as a whole proves nothing about a marked encoder: it stays marked
+        // and is tried again after the same delay.
+        onError: [
+          { guard: 'hasMarks', target: 'degraded', actions: ['recordProbeError', { type: 'announceProbeError', params: ({ context }) => ({ error: context.probeError ?? 'unknown' }) }] },
+          { target: 'ready', actions: ['recordProbeError', { type: 'announceProbeError', params: ({ context }) => ({ error: context.probeError ?? 'unknown' }) }] },
+        ],
       },
     },
     ready: {
