@@ -52,7 +52,8 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
 
   const logic = encodersMachine.provide({
     actors: {
-      detect: fromPromise<Detection, DetectInput>(({ input }) => detect({ preference: input.preference, ffmpegPath: config.transcode.ffmpegPath, timeoutMs })),
+      // The signal aborts when the actor stops (shutdown): every ffmpeg of the probe is killed by PID.
+      detect: fromPromise<Detection, DetectInput>(({ input, signal }) => detect({ preference: input.preference, ffmpegPath: config.transcode.ffmpegPath, timeoutMs, signal })),
     },
     actions: {
       announce: (_, { detection, first }) => {

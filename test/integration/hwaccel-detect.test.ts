@@ -126,4 +126,16 @@ describe('the bound on detection', () => {
     expect(hung.length).toBe(hwAccel.candidates.length)
     for (const { pid } of hung) expect(await isAlive(pid), `pid ${pid}`).toBe(false)
   })
+
+  it('ends at once, killing its ffmpeg by PID, when the agent stops in the middle of a probe', async () => {
+    const ffmpeg = await withFake({ gpu: 'nvenc', hang: 'all' })
+    const stop = new AbortController()
+    const detection = detectHwAccel({ preference: 'auto', ffmpegPath: ffmpeg.path, signal: stop.signal })
+    // Both hanging fakes have started once they logged their PIDs (bounded by the test timeout).
+    while ((await ffmpeg.invocations()).length < 2) await new Promise((resolve) => setTimeout(resolve, 20))
+    stop.abort()
+    const { hwAccel } = await detection
+    expect(hwAccel.error).toMatch(/killed/)
+    for (const { pid } of await ffmpeg.invocations()) expect(await isAlive(pid), `pid ${pid}`).toBe(false)
+  })
 })

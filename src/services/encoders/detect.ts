@@ -23,6 +23,8 @@ export interface DetectOptions {
   testHeights?: readonly number[]
   softwareMaxHeight?: number
   host?: HostFactsOptions
+  /** Aborting ends the detection at once like the deadline does (the daemon stopping mid-probe). */
+  signal?: AbortSignal
   /** Starts one ffmpeg (tests: count or wrap them). */
   start?: typeof startWatchedProcess
   now?: () => number
@@ -46,13 +48,17 @@ export async function detectHwAccel(options: DetectOptions): Promise<Detection> 
   const running = new Set<ManagedProcess>()
   let timedOut = false
   // The one deadline: every ffmpeg still running is killed by its process group, by PID.
-  const timer = setTimeout(() => {
+  const stopAll = () => {
     timedOut = true
     for (const proc of running) proc.kill()
-  }, timeoutMs)
+  }
+  const timer = setTimeout(stopAll, timeoutMs)
+  options.signal?.addEventListener('abort', stopAll, { once: true })
+  if (options.signal?.aborted) stopAll()
 
   const finish = (partial: Omit<HwAccelDiagnostic, 'probeMs'>, caps: Record<string, number> = {}, warning?: string): Detection => {
     clearTimeout(timer)
+    options.signal?.removeEventListener('abort', stopAll)
     const hwAccel: HwAccelDiagnostic = { ...partial, probeMs: Math.round(now() - started) }
     return warning === undefined ? { hwAccel, caps } : { hwAccel, caps, warning }
   }
