@@ -48,6 +48,8 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
     await Promise.race([firstProbe, grace])
     clearTimeout(timer)
   }
+  // Once per process, also if the supervisor restarts the actor (its probe count starts again).
+  let announced = false
   const context = (): EncodersContext | undefined => actor()?.getSnapshot()?.context as EncodersContext | undefined
 
   const logic = encodersMachine.provide({
@@ -60,14 +62,16 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
         settle()
         const line = summaryLine(detection)
         // The one `[transcode]` line at start-up (contract 6.3); a re-probe logs without the prefix.
-        const msg = first ? line : `re-probe: ${line.replace(/^\[transcode\] /, '')}`
+        const msg = first && !announced ? line : `re-probe: ${line.replace(/^\[transcode\] /, '')}`
+        announced = true
         const fields = { hwAccel: detection.hwAccel, ...(detection.warning ? { warning: detection.warning } : {}) }
         if (detection.warning || detection.hwAccel.error) log.warn(fields, detection.warning ? `${msg}; ${detection.warning}` : msg)
         else log.info(fields, msg)
       },
       announceProbeError: (_, { error }) => {
         settle()
-        log.error({ error }, `[transcode] hardware detection failed: ${error}; sessions use libx264`)
+        log.error({ error }, `${announced ? '' : '[transcode] '}hardware detection failed: ${error}; sessions use libx264`)
+        announced = true
       },
       reportUnhealthy: (_, { encoder, reason, unhealthy }) => {
         // The snapshot is not updated while the machine's actions run: the marks come as params.
