@@ -1,3 +1,4 @@
+import { copyFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { HwAccelDiagnostic } from '../../src/protocol/wire.js'
 import { detectHwAccel } from '../../src/services/encoders/detect.js'
@@ -68,5 +69,28 @@ describe('hardware encoders in the agent', () => {
     await harness.waitForLog((line) => line.msg.startsWith('re-probe: encoder h264_nvenc'))
     await harness.waitForNode('encoders', (node) => node.value === 'ready' && JSON.stringify((node.context as { unhealthy?: unknown }).unhealthy) === '{}')
     expect(transcodeLines(harness)).toHaveLength(1)
+  })
+
+  it('gives a new session libx264 from its first run while NVENC is marked unhealthy', async () => {
+    fake = await installFakeFfmpeg({ gpu: 'nvenc', failSessions: true })
+    fixtures = await createMediaFixtures()
+    const source = await fixtures.get('h264-360p')
+    harness = await startAgentHarness({ logLevel: 'info', extraToml: `[transcode]\nffmpeg_path = "${fake.path}"\n` })
+    const hlsEncoders = async (file: string) => (await fake!.invocations())
+      .filter(({ argv }) => argv.includes('hls') && argv.includes(file))
+      .map(({ argv }) => argv[argv.indexOf('-c:v') + 1])
+    const play = async (sessionId: string, file: string) => {
+      const ready = harness!.server.waitFor('sessionReady', (event) => event.record.session.sessionId === sessionId, 60_000)
+      harness!.server.createStreamSession({ sessionId, filePath: file, PlayMethod: 'hls', quality: '480p' })
+      await ready
+    }
+    await play('first', source)
+    expect(await hlsEncoders(source)).toEqual(['h264_nvenc', 'libx264'])
+    await harness.waitForNode('encoders', (node) => node.value === 'degraded')
+    // The same file under another name, so this session's runs can be told apart in the log.
+    const copy = `${source}.again.mp4`
+    await copyFile(source, copy)
+    await play('second', copy)
+    expect(await hlsEncoders(copy)).toEqual(['libx264'])
   })
 })
