@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, SimulatedClock, type AnyEventObject, type AnyMachineSnapshot } from 'xstate'
 import { chooseEncoder, effectiveChoice, hardwareEncoderOrder, type Detection, type EncoderPreference, type TestedCandidate } from '../../src/machines/encoder-choice.js'
 import { encodersMachine, type EncodersContext } from '../../src/machines/encoders.machine.js'
+import { HttpError } from '../../src/reference-server/http.js'
+import { parseRegisterRequest } from '../../src/reference-server/validate.js'
+import { errorLines, parseEncoders, parseVersion } from '../../src/services/encoders/detect.js'
 import { allTransitions, describePath, shortestPaths, uncoveredTransitions } from '../helpers/machine-paths.js'
 
 // The encoders actor (issue 12, docs/encoders.md): paths generated from its statechart take every
@@ -120,3 +123,37 @@ describe('the encoder choice', () => {
     }))
   })
 })
+
+describe('parsing what ffmpeg and agents send', () => {
+  const line = fc.oneof(
+    fc.string(),
+    fc.constantFrom(' V....D h264_nvenc  NVIDIA', ' V..... libx264  x264', '[h264_qsv @ 0x1] [error] MFX', '[fatal] Error parsing', 'ffmpeg version n7.1 Copyright'),
+  )
+  it('never throws on any ffmpeg output, and lists only encoders the agent knows', () => {
+    fc.assert(fc.property(fc.array(line, { maxLength: 20 }), (lines) => {
+      const text = lines.join('\n')
+      expect(parseEncoders(text).every((name) => name === 'libx264' || (hardwareEncoderOrder as readonly string[]).includes(name))).toBe(true)
+      expect(typeof parseVersion(text)).toBe('string')
+      expect(typeof errorLines(lines)).toBe('string')
+    }))
+  })
+
+  it('accepts or refuses any register body with a 400 naming the field, never anything else', () => {
+    const hwAccel = fc.record({
+      ffmpegVersion: fc.oneof(fc.string(), fc.integer()), ffmpegPath: fc.string(), encoders: fc.array(fc.oneof(fc.string(), fc.integer())),
+      devices: fc.array(fc.oneof(fc.record({ path: fc.string(), driver: fc.oneof(fc.string(), fc.constant(null)) }), fc.string())),
+      drivers: fc.array(fc.string()), chosenEncoder: fc.string(), maxTranscodeHeight: fc.oneof(fc.integer(), fc.string()), probeMs: fc.nat(),
+      candidates: fc.oneof(fc.array(fc.record({ encoder: fc.string(), ok: fc.oneof(fc.boolean(), fc.string()), ms: fc.nat() })), fc.string()),
+    }, { requiredKeys: [] })
+    fc.assert(fc.property(fc.oneof(hwAccel, fc.anything()), (value) => {
+      try {
+        parseRegisterRequest({ agentId: 'a', version: '0.14.0', VPNActive: false, hwAccel: value })
+      } catch (error) {
+        expect(error).toBeInstanceOf(HttpError)
+        expect((error as HttpError).status).toBe(400)
+        expect((error as HttpError).message).toMatch(/^register: hwAccel/)
+      }
+    }))
+  })
+})
+
