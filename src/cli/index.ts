@@ -7,6 +7,7 @@ import { StartCommand } from './commands/start.js'
 import { ReferenceServerCommand } from './commands/reference-server.js'
 import { StatechartsCommand } from './commands/statecharts.js'
 import { UpdateCommand } from './commands/update.js'
+import { ProbeHwaccelCommand } from './commands/probe-hwaccel.js'
 
 export function buildCli(): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false })
@@ -18,6 +19,7 @@ export function buildCli(): Cli {
   cli.register(ReferenceServerCommand)
   cli.register(StatechartsCommand)
   cli.register(UpdateCommand)
+  cli.register(ProbeHwaccelCommand)
   return cli
 }
 

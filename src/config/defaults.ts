@@ -71,6 +71,13 @@ export const ffmpegMaxRestarts = 3
 export const probeCacheTtlMs = 30 * 60_000
 export const hwDiagnosticTimeoutMs = 10_000
 export const thumbnailTimeoutMs = 20_000
+// ---- hardware encoders (issue 12, docs/encoders.md); hwDiagnosticTimeoutMs above bounds the whole detection
+/** Test-encode frame heights: the first must pass for a candidate to work, the second raises its cap. */
+export const hwTestEncodeHeightsPx: readonly number[] = [1080, 2160]
+/** libx264's transcode-resolution cap: real-time superfast above 1080p needs more cores than most hosts have. */
+export const softwareMaxTranscodeHeightPx = 1080
+/** A hardware encoder that failed in a session stays unhealthy (sessions use the next choice) until this re-probe. */
+export const hwReprobeAfterFailureMs = 10 * 60_000
 export const thumbnailMaxConcurrent = 2
 export const urlSourceRwTimeoutUs = 15_000_000
 /** HLS engine (issue 6; docs/hls.md): a segment request waits this long for ffmpeg, then 404s (the player retries). */

@@ -65,9 +65,11 @@ export type AgentEvent =
   | { type: `xstate.error.actor.${string}`; error: unknown }
 
 export type AgentChildName = 'tasks' | 'upgrade' | 'controlPlane'
+  // Issue 12: hardware encoder detection, before the control plane (its register waits for the diagnostic).
+  | 'encoders'
 
 /** Start order; shutdown stops them in reverse (the control plane first: no new actions). */
-export const agentChildNames: readonly AgentChildName[] = ['tasks', 'upgrade', 'controlPlane']
+export const agentChildNames: readonly AgentChildName[] = ['tasks', 'upgrade', 'encoders', 'controlPlane']
 
 const unbound = (name: string) =>
   fromPromise<never, unknown>(async () => {
@@ -98,6 +100,7 @@ export const agentMachine = setup({
     controlPlane: unbound('controlPlane') as AnyActorLogic,
     tasks: unbound('tasks') as AnyActorLogic,
     upgrade: unbound('upgrade') as AnyActorLogic,
+    encoders: unbound('encoders') as AnyActorLogic,
     session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },

@@ -4,6 +4,7 @@ import type { AnyStateMachine } from 'xstate'
 import { agentMachine } from './agent.machine.js'
 import { controlPlaneMachine } from './control-plane.machine.js'
 import { downlinkMachine } from './downlink.machine.js'
+import { encodersMachine } from './encoders.machine.js'
 import { hlsTranscodeMachine } from './hls-transcode.machine.js'
 import { sessionMachine } from './session.machine.js'
 import { taskMachine } from './task.machine.js'
@@ -14,6 +15,7 @@ export const machines: Record<string, AnyStateMachine> = {
   agent: agentMachine,
   controlPlane: controlPlaneMachine,
   downlink: downlinkMachine,
+  encoders: encodersMachine,
   hlsTranscode: hlsTranscodeMachine,
   session: sessionMachine,
   task: taskMachine,

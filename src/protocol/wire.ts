@@ -34,15 +34,30 @@ export interface StreamServerInfo {
   addresses: { kind: AddressKind; url: string }[]
 }
 
+/** One hardware encoder's one-frame test encode (protocol.md 7.2). */
+export interface HwAccelCandidate {
+  encoder: string
+  ok: boolean
+  ms: number
+  /** The test encode's own error lines (ffmpeg's), or why it was not finished. */
+  error?: string
+}
+
 export interface HwAccelDiagnostic {
   ffmpegVersion: string
   ffmpegPath: string
+  /** The H.264 encoders compiled into that ffmpeg (libx264 and the hardware ones). */
   encoders: string[]
-  devices: { path: string; driver: string }[]
+  /** `error` names a permission problem (the render group) or an unreadable device. */
+  devices: { path: string; driver: string; error?: string }[]
   drivers: string[]
   chosenEncoder: string
   maxTranscodeHeight: number
   probeMs: number
+  /** One per hardware encoder compiled in, in the order `auto` prefers them (protocol.md 7.2). */
+  candidates: HwAccelCandidate[]
+  /** Set when ffmpeg itself could not run (missing, hung, not ffmpeg). */
+  error?: string
 }
 
 export type VpnMode = 'off' | 'wireguard'

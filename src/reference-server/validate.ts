@@ -36,7 +36,30 @@ export function parseRegisterRequest(body: unknown): RegisterRequest {
   check(value, 'register', { version: 'string', VPNActive: 'boolean' }, {
     hostname: 'string', platform: 'object', streamServer: 'object', FunnelURL: 'string', VPNMode: 'string', VPNExitServer: 'string', hwAccel: 'object',
   })
+  if (value.hwAccel !== undefined) checkHwAccel(value.hwAccel as Record<string, unknown>)
   return value as unknown as RegisterRequest
+}
+
+// The hardware diagnostic (contract 2.4, protocol.md 1 and 7.2): the web shows the chosen encoder
+// and the cap from it, so every field it reads must be there with its type.
+function checkHwAccel(hwAccel: Record<string, unknown>): void {
+  check(hwAccel, 'register: hwAccel', {
+    ffmpegVersion: 'string', ffmpegPath: 'string', encoders: 'array', devices: 'array', drivers: 'array',
+    chosenEncoder: 'string', maxTranscodeHeight: 'number', probeMs: 'number', candidates: 'array',
+  }, { error: 'string' })
+  const strings = (key: 'encoders' | 'drivers') => {
+    if (!(hwAccel[key] as unknown[]).every((item) => typeof item === 'string')) throw new HttpError(400, 'bad_request', `register: hwAccel.${key} must hold strings`)
+  }
+  strings('encoders')
+  strings('drivers')
+  ;(hwAccel.devices as unknown[]).forEach((device, index) => {
+    if (!isRecord(device)) throw new HttpError(400, 'bad_request', `register: hwAccel.devices[${index}] must be an object`)
+    check(device, `register: hwAccel.devices[${index}]`, { path: 'string', driver: 'string' }, { error: 'string' })
+  })
+  ;(hwAccel.candidates as unknown[]).forEach((candidate, index) => {
+    if (!isRecord(candidate)) throw new HttpError(400, 'bad_request', `register: hwAccel.candidates[${index}] must be an object`)
+    check(candidate, `register: hwAccel.candidates[${index}]`, { encoder: 'string', ok: 'boolean', ms: 'number' }, { error: 'string' })
+  })
 }
 
 export function parseSyncRequest(body: unknown): SyncRequest {

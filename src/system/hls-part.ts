@@ -5,11 +5,17 @@ import { createHlsEngine, type HlsEngine } from '../services/hls/engine.js'
 import type { HlsEncoder } from '../services/ffmpeg/hls-args.js'
 import { timing } from '../config/schema.js'
 import type { Closer } from './create-system.js'
+import type { EncodersPart } from './encoders-part.js'
 
 // HLS transcoding as a part of the agent (issue 6, docs/hls.md). Without ffmpeg the agent still
 // runs: direct play works and an hls session fails with a clear reason.
 
-export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' | 'downloads' | 'testing'>; logger: Logger }): { engine: HlsEngine | undefined; closers: Closer[] } {
+export function createHlsPart(options: {
+  config: Pick<AgentConfig, 'transcode' | 'downloads' | 'testing'>
+  logger: Logger
+  /** Issue 12: the encoder of each session from the hardware detection, and its runtime fallback. */
+  encoders?: Pick<EncodersPart, 'encoderFor' | 'encoderFailed'>
+}): { engine: HlsEngine | undefined; closers: Closer[] } {
   const { config } = options
   const log = options.logger.child({ component: 'hls' })
   let ffmpegPath: string
@@ -19,8 +25,9 @@ export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' |
     log.warn({ err }, 'HLS transcoding is off: ffmpeg not found')
     return { engine: undefined, closers: [] }
   }
-  // Picking a hardware encoder by test-encoding is another capability; `auto` means libx264 here.
+  // Without the detection (tests building this part alone), `auto` means libx264.
   const encoder: HlsEncoder = config.transcode.encoder === 'auto' ? 'libx264' : config.transcode.encoder
+  const encoders = options.encoders
   const engine = createHlsEngine({
     ffmpegPath,
     ffprobePath: config.transcode.ffprobePath || undefined,
@@ -28,6 +35,7 @@ export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' |
     workDir: config.downloads.hlsCache.dir,
     logger: log,
     encoder,
+    ...(encoders ? { encoderFor: () => encoders.encoderFor(), onEncoderFailed: (failed: HlsEncoder, reason: string) => encoders.encoderFailed(failed, reason) } : {}),
     readinessDeadlineMs: timing(config, 'readinessDeadlineMs'),
   })
   return { engine, closers: [{ name: 'hls engine', close: () => engine.stopAll() }] }

@@ -11,6 +11,9 @@ import { isContainer } from '../services/net/container.js'
 import { createTasksPart, type TasksPartOptions } from './tasks-part.js'
 import { createHlsPart } from './hls-part.js'
 import { createUpgradePart } from './upgrade-part.js'
+// ---- hardware encoders (issue 12, docs/encoders.md) ----
+import { createEncodersPart, type EncodersPartOptions } from './encoders-part.js'
+// ---- end hardware encoders ----
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -29,6 +32,8 @@ export interface SystemDeps {
   sessions?: Pick<SessionPartOptions, 'hlsEngine' | 'inProgress' | 'streamHost' | 'ca' | 'dispatcher'>
   /** Torrent engine options not in the config (tests: no DHT/LSD, a loopback tracker). */
   tasks?: Pick<TasksPartOptions, 'engine'>
+  /** Issue 12: the hardware detection (tests: a counting wrapper). */
+  encoders?: Pick<EncodersPartOptions, 'detect'>
 }
 
 export interface BuiltParts extends SystemParts {
@@ -63,6 +68,9 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   const post = (deliver: () => void) => queueMicrotask(deliver)
   const requestSync = (reason: string) => post(() => root?.system.get('controlPlane')?.send({ type: 'controlPlane.changed', reason }))
   const tasks = createTasksPart({ config, logger, changed: requestSync, ...deps.tasks })
+  // ---- hardware encoders (issue 12): detected at start-up; register and sessions wait for it (bounded) ----
+  const encoders = createEncodersPart({ config, logger, ...deps.encoders })
+  // ---- end hardware encoders ----
 
   const source: SyncStateSource = {
     collect: () => ({
@@ -138,10 +146,15 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     source,
     sink,
     registerSource: {
-      collect: () => ({
-        hostname: hostname(),
-        platform: { os: process.platform, arch: process.arch, node: process.versions.node, container: isContainer() },
-      }),
+      collect: async () => {
+        // Issue 12: the diagnostic (contract 2.4); waits for the start-up probe, itself bounded by 10 s.
+        const hwAccel = await encoders.hwAccel()
+        return {
+          hostname: hostname(),
+          platform: { os: process.platform, arch: process.arch, node: process.versions.node, container: isContainer() },
+          ...(hwAccel ? { hwAccel } : {}),
+        }
+      },
     },
     onRegistered: (info) => {
       registeredSecret = info.signingSecret
@@ -154,7 +167,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   // ---- end upgrade ----
 
   // ---- sessions and stream server (issue 5) ----
-  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger })
+  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, encoders })
   const sessions = await startSessionPart({
     config,
     logger,
@@ -174,6 +187,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     children: [
       { name: 'tasks', logic: tasks.logic, input: tasks.input },
       { name: 'upgrade', logic: upgrade.logic, input: upgrade.input },
+      { name: 'encoders', logic: encoders.logic, input: encoders.input },
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
@@ -186,6 +200,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     attach: (agent) => {
       root = agent
       tasks.attach(() => agent.system.get('tasks'))
+      encoders.attach(() => agent.system.get('encoders'))
     },
     closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----

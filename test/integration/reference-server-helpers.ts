@@ -184,7 +184,7 @@ export function registerBody(agentId: string, extra: Record<string, unknown> = {
     VPNExitServer: '',
     hwAccel: {
       ffmpegVersion: '5.1.9', ffmpegPath: '/usr/bin/ffmpeg', encoders: ['libx264'], devices: [], drivers: [],
-      chosenEncoder: 'libx264', maxTranscodeHeight: 1080, probeMs: 12,
+      chosenEncoder: 'libx264', maxTranscodeHeight: 1080, probeMs: 12, candidates: [],
     },
     ...extra,
   }

@@ -201,6 +201,8 @@ describe('agent machine paths', () => {
     input,
     events,
     serializeState: (snapshot) => JSON.stringify([snapshot.value, snapshot.status, Object.keys(snapshot.context.restarts).sort(), snapshot.context.sessions, snapshot.context.listedSessions]),
+    // Each long-lived child doubles the failed-children subsets: three take it past the default 10 000.
+    limit: 100_000,
   })
 
   it('cover every transition of the root machine', () => {

@@ -86,7 +86,7 @@ function setup(options: { sink?: Partial<ControlSink>; responses?: SyncResponse[
     api,
     transport,
     source: { collect: () => state },
-    registerSource: { collect: () => ({ hostname: 'nas', platform: { os: 'linux', arch: 'arm64', node: '20.20.0', container: true }, hwAccel: { ffmpegVersion: '7', ffmpegPath: '/usr/bin/ffmpeg', encoders: ['libx264'], devices: [], drivers: [], chosenEncoder: 'libx264', maxTranscodeHeight: 1080, probeMs: 5 } }) },
+    registerSource: { collect: () => ({ hostname: 'nas', platform: { os: 'linux', arch: 'arm64', node: '20.20.0', container: true }, hwAccel: { ffmpegVersion: '7', ffmpegPath: '/usr/bin/ffmpeg', encoders: ['libx264'], devices: [], drivers: [], chosenEncoder: 'libx264', maxTranscodeHeight: 1080, probeMs: 5, candidates: [] } }) },
     sink,
     logger,
     settings,

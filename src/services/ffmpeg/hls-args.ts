@@ -124,6 +124,27 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   }
 }
 
+/**
+ * The one-frame test encode of hardware detection (issue 12, docs/encoders.md): the encoder with
+ * exactly the options, filter chain and rate arguments an HLS session gives it, on a synthetic
+ * frame of `height` lines, to the null muxer. A listing proves nothing (Debian's ffmpeg lists
+ * NVENC, QSV and VAAPI with no GPU); only opening the encoder with the session's own options does.
+ * `level+verbose` tags every stderr line with its level, so the caller can pick out the errors
+ * and the VAAPI driver line (`VAAPI driver: ...`, logged at verbose).
+ */
+export function buildTestEncodeArgs(encoder: HlsEncoder, height: number): string[] {
+  const profile = encoderProfile(encoder)
+  const rung = qualityLadder.find((candidate) => candidate.maxHeight >= height) ?? qualityLadder[qualityLadder.length - 1]!
+  const width = Math.round((height * 16) / 9 / 2) * 2
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'level+verbose']
+  if (encoder === 'h264_vaapi') args.push('-vaapi_device', vaapiDevice)
+  args.push('-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=25`, '-frames:v', '1')
+  args.push('-vf', profile.filter(`scale=w=${width}:h=${height}`))
+  args.push('-c:v', encoder, ...profile.options, ...profile.level(rung.level), ...profile.rate(rung.videoBitrateKbps), ...profile.noExtraKeyframes)
+  args.push('-f', 'null', '-')
+  return args
+}
+
 interface EncoderProfile {
   acceleration: string
   preset: string

@@ -27,6 +27,7 @@ import type { StreamSession } from '../../protocol/wire.js'
 import type { RouteHandler } from '../../server/routes/context.js'
 import { createHlsRoute, type HlsResource } from '../../server/routes/hls.js'
 import { buildHlsArgs, isUrlSource, type HlsArgs, type HlsEncoder } from '../ffmpeg/hls-args.js'
+import { capQuality, isEncoderFailure } from '../encoders/session-encoder.js'
 import { createProbeService, redact, type ProbeResult, type ProbeService, type ProbedSubtitle } from '../ffmpeg/probe.js'
 import type { SourceGeometry } from './quality-ladder.js'
 import { codecsString, masterPlaylist, mediaPlaylist, planSegments, subtitlePlaylist, type SegmentPlan } from './playlists.js'
@@ -91,7 +92,15 @@ export interface HlsEngineOptions {
   /** Session directories go under `<workDir>/hls-sessions/` (unless `store` is given). */
   workDir: string
   logger: Logger
+  /** The encoder of every session when `encoderFor` is not given (libx264 by default). */
   encoder?: HlsEncoder
+  /**
+   * Issue 12 (docs/encoders.md): the encoder and resolution cap of a session starting now, from
+   * the hardware detection (may wait for it; bounded there). Overrides `encoder`.
+   */
+  encoderFor?: () => Promise<{ encoder: HlsEncoder; maxHeight?: number }>
+  /** Issue 12: a hardware encoder failed in a session, which has fallen back to libx264. */
+  onEncoderFailed?: (encoder: HlsEncoder, reason: string) => void
   /** Drives the readiness poll (200 ms) and deadline (60 s) of every session's machine. */
   clock?: EngineClock
   now?: () => number
@@ -165,6 +174,10 @@ interface LiveSession {
   minted: boolean
   events: HlsEngineEvents
   log: Logger
+  /** This session's encoder: the choice at its start, libx264 after a hardware failure (issue 12). */
+  encoder: HlsEncoder
+  /** The chosen encoder's resolution cap (issue 12); undefined: none. */
+  maxHeight: number | undefined
   entry: SegmentStoreEntry | undefined
   probe: ProbeResult | undefined
   probeError: Error | undefined
@@ -211,7 +224,7 @@ async function exists(path: string): Promise<boolean> {
 
 export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   const log = options.logger.child({ component: 'hls' })
-  const encoder = options.encoder ?? 'libx264'
+  const defaultEncoder = options.encoder ?? 'libx264'
   const segmentSeconds = options.segmentSeconds ?? hlsSegmentSeconds
   const store = options.store ?? createDirectorySegmentStore(options.workDir)
   const probeService = options.probe ?? createProbeService({ ffprobePath: options.ffprobePath, logger: log.child({ part: 'probe' }), ...(options.now ? { now: options.now } : {}) })
@@ -230,8 +243,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       source,
       sourceGeometry: facts.sourceGeometry,
       durationSeconds: facts.durationSeconds,
-      quality: live.session.quality,
-      encoder,
+      quality: capQuality(String(live.session.quality), facts.sourceGeometry.height, live.maxHeight),
+      encoder: live.encoder,
       audioIndex,
       hasAudio: facts.audioTracks > 0,
       outputDir,
@@ -402,6 +415,25 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     return proc
   }
 
+  /**
+   * Issue 12: switches the session to libx264 when `result` is its hardware encoder failing, logs
+   * the session's line saying so, and marks the encoder unhealthy (docs/encoders.md "Fallback").
+   */
+  const fellBack = (live: LiveSession, result: { code: number | null; stderrTail: string[] }, run: number): boolean => {
+    const failed = live.encoder
+    if (failed === 'libx264' || result.code === 0 || result.code === null || !isEncoderFailure(failed, result.stderrTail)) return false
+    live.encoder = 'libx264'
+    const reason = result.stderrTail.slice(-3).map(scrubUrls).join(' | ')
+    live.log.warn({ encoder: 'libx264', acceleration: 'none', preset: 'superfast', fallbackFrom: failed, run, reason },
+      `hls session: encoder ${failed} failed; falling back to libx264 (acceleration none, preset superfast) for this session`)
+    try {
+      options.onEncoderFailed?.(failed, reason)
+    } catch (err) {
+      live.log.warn({ err }, 'encoder failure callback threw')
+    }
+    return true
+  }
+
   /** Starts run 0 on assumed facts while ffprobe runs (the probe costs a process start-up). */
   const speculate = async (live: LiveSession, entry: SegmentStoreEntry): Promise<void> => {
     const dir = join(entry.dir, 'run-0')
@@ -527,8 +559,17 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
             })
             watcher.on('error', () => watcher?.close())
           } catch { /* no watching here: the scan covers it */ }
-          const result = await proc.exited
+          let result = await proc.exited
           live.processes.delete(proc)
+          // Issue 12: a hardware encoder that fails falls back to libx264 for this session. Before
+          // the run closed a segment, the same run goes on with libx264 (no restart is spent and
+          // nothing encoded by the GPU is ever served); after, the machine's restart resumes with it.
+          while (!disposed && fellBack(live, result, input.run) && highest < input.startSegment) {
+            const again = argsFor(live, input.startSegment, dir)
+            proc = spawnFfmpeg(live, input.run, again.args)
+            result = await proc.exited
+            live.processes.delete(proc)
+          }
           if (scanTimer) clearInterval(scanTimer)
           watcher?.close()
           if (disposed) return
@@ -609,6 +650,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         sourceNow: typeof source === 'string' ? () => source : () => source.current(),
         minted: typeof source !== 'string',
         log: log.child({ sessionId, source: redact(sourceId) }),
+        encoder: defaultEncoder, maxHeight: undefined,
         entry: undefined, probe: undefined, probeError: undefined, speculation: undefined, firstStart: undefined, plan: undefined, firstArgs: undefined,
         textSubtitles: [], subtitlesDone: new Set(), subtitlesFinished: false,
         runs: new Map(), processes: new Set(), actor: undefined, readySeen: false, stopping: undefined, probing: undefined, subtitling: undefined,
@@ -619,6 +661,12 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       const start = async (): Promise<void> => {
         if (previous) await stopSession(previous)
         if (live.stopping) return
+        if (options.encoderFor) {
+          const choice = await options.encoderFor()
+          live.encoder = choice.encoder
+          live.maxHeight = choice.maxHeight
+          if (live.stopping) return
+        }
         const actor = createActor(machineFor(live), {
           input: {
             maxRestarts: options.maxRestarts ?? ffmpegMaxRestarts,

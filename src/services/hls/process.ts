@@ -15,7 +15,7 @@ import { ffmpegStderrTailLines } from '../../config/defaults.js'
 export interface ManagedProcess {
   pid: number | undefined
   /** Resolves when the process has exited and its group was killed. */
-  exited: Promise<{ code: number | null; signal: string | null; stderrTail: string[] }>
+  exited: Promise<{ code: number | null; signal: string | null; stderrTail: string[]; stdout?: string }>
   /** SIGKILLs the process group (idempotent). */
   kill(): void
 }
@@ -23,11 +23,17 @@ export interface ManagedProcess {
 // A background list of a non-interactive sh reads /dev/null unless redirected explicitly, hence fd 3.
 const watchdogScript = 'exec 3<&0; "$@" </dev/null 3<&- & c=$!; (cat <&3 >/dev/null; kill -9 $c 2>/dev/null) & exec 3<&-; wait $c; r=$?; exit $r'
 
-export function startWatchedProcess(binary: string, args: string[], options: { tailLines?: number; onStderrLine?: (line: string) => void } = {}): ManagedProcess {
+export function startWatchedProcess(binary: string, args: string[], options: { tailLines?: number; onStderrLine?: (line: string) => void; captureStdout?: boolean } = {}): ManagedProcess {
   const tailLines = options.tailLines ?? ffmpegStderrTailLines
   const child: ChildProcess = spawn('/bin/sh', ['-c', watchdogScript, 'sh', binary, ...args], {
     detached: true,
-    stdio: ['pipe', 'ignore', 'pipe'],
+    stdio: ['pipe', options.captureStdout ? 'pipe' : 'ignore', 'pipe'],
+  })
+  // Hardware detection reads `-version` and `-encoders` from stdout (issue 12); small, bounded by the caller's deadline.
+  let stdout = ''
+  child.stdout?.setEncoding('utf8')
+  child.stdout?.on('data', (chunk: string) => {
+    stdout += chunk
   })
   const tail: string[] = []
   let partial = ''
@@ -55,7 +61,7 @@ export function startWatchedProcess(binary: string, args: string[], options: { t
       } catch { /* gone */ }
     }
   }
-  const exited = new Promise<{ code: number | null; signal: string | null; stderrTail: string[] }>((resolve) => {
+  const exited = new Promise<{ code: number | null; signal: string | null; stderrTail: string[]; stdout?: string }>((resolve) => {
     child.once('error', (err) => {
       tail.push(`cannot start ${binary}: ${err.message}`)
       resolve({ code: 127, signal: null, stderrTail: [...tail] })
@@ -65,7 +71,7 @@ export function startWatchedProcess(binary: string, args: string[], options: { t
       // The watchdog's cat (and anything else left in the group) goes with it.
       killGroup()
       child.stdin?.destroy()
-      resolve({ code, signal, stderrTail: tail.slice(-tailLines) })
+      resolve({ code, signal, stderrTail: tail.slice(-tailLines), ...(options.captureStdout ? { stdout } : {}) })
     })
   })
   return {
