@@ -53,6 +53,7 @@ export function createFunnelPart(options: FunnelPartOptions) {
         const run: HelperRun = startHelperRun({
           helperPath: input.helperPath,
           streamPort: config.stream.port,
+          pollMs: timing(config, 'funnelReadyPollMs'),
           // After the cleanup below, a late exit of this run must not count against the next one.
           onEvent: (event) => {
             if (live) sendBack(event)
