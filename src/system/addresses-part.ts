@@ -24,6 +24,8 @@ export function createAddressesPart(options: AddressesPartOptions) {
   const log = options.logger.child({ component: 'addresses' })
   const mapper = options.mapper ?? createUpnpMapper()
   let upnpIp: string | undefined
+  // A LAN without a UPnP router fails every retry: say so once, then quietly until it works.
+  let failureLogged = false
   let actor: (() => AnyActorRef | undefined) | undefined
 
   const logic = addressesMachine.provide({
@@ -34,12 +36,17 @@ export function createAddressesPart(options: AddressesPartOptions) {
       reportUpnp: (_, params) => {
         const ip = params.ip !== undefined && isPublicIPv4(params.ip) ? params.ip : undefined
         if (params.ip !== undefined && ip === undefined) log.info({ externalIp: params.ip }, 'UPnP mapped the stream port, but the router\'s external IP is not public; not reported')
+        if (params.ip !== undefined) failureLogged = false
         if (ip === upnpIp) return
         upnpIp = ip
         log.info({ externalIp: ip, port: config.stream.port }, ip ? 'stream port mapped over UPnP' : 'no UPnP mapping of the stream port')
         options.changed('stream server addresses')
       },
-      logMappingFailed: (_, params) => log.warn({ error: params.error }, 'UPnP mapping of the stream port failed; retrying later'),
+      logMappingFailed: (_, params) => {
+        const level = failureLogged ? 'debug' : 'warn'
+        failureLogged = true
+        log[level]({ error: params.error, retryInMs: input.retryMs }, 'UPnP mapping of the stream port failed; retrying later')
+      },
     },
   })
 

@@ -38,7 +38,7 @@ export interface TempAgent {
 }
 
 /** A temp dir with a config file for one agent; `extra` is appended TOML. */
-export async function tempAgent(options: { baseUrl: string; accessToken?: string; extra?: string }): Promise<TempAgent> {
+export async function tempAgent(options: { baseUrl: string; accessToken?: string; extra?: string; funnel?: string[] }): Promise<TempAgent> {
   const dir = await mkdtemp(join(tmpdir(), 'ma-e2e-'))
   const stateDir = join(dir, 'state')
   const adminPort = await freePort()
@@ -65,7 +65,7 @@ export async function tempAgent(options: { baseUrl: string; accessToken?: string
     'lsd = false',
     'nat_traversal = false',
     '[funnel]',
-    'enabled = false',
+    ...(options.funnel ?? ['enabled = false']),
     options.extra ?? '',
   ].join('\n'))
   return { dir, stateDir, configPath, adminPort, streamPort, cleanup: () => rm(dir, { recursive: true, force: true }) }

@@ -62,6 +62,9 @@ describe('the funnel in a running agent', () => {
     const [pid] = [runs[0]!.pid]
     expect(synced.request.FunnelURL).toBe(`https://quick-${pid}-0.trycloudflare.com`)
     expect(runs[0]!.args).toEqual(['tunnel', '--no-autoupdate', '--metrics', expect.stringMatching(/^127\.0\.0\.1:\d+$/), '--url', `http://127.0.0.1:${streamPort}`])
+    // The actor is in the live tree with its state and URL.
+    expect(await h.node('funnel')).toMatchObject({ value: { on: { live: 'up' } }, context: expect.objectContaining({ url: synced.request.FunnelURL }) })
+    expect(await h.node('addresses')).toMatchObject({ value: 'off' })
     // The sync carried it only once /ready answered 200 on the helper's metrics address.
     const ready = await request(`${await metricsOf(pid)}/ready`)
     expect(ready.statusCode).toBe(200)
@@ -89,6 +92,14 @@ describe('the funnel in a running agent', () => {
     const status = await runCli(['funnel', 'status', '--json', '--config', configFile])
     expect(status.code, status.stderr).toBe(0)
     expect(JSON.parse(status.stdout)).toEqual({ enabled: true, state: 'up', url: record.request.FunnelURL, restarts: 1, helperPath, error: expect.stringContaining('helper exited') })
+  })
+
+  it('refuses a funnel switch that is not {"enabled": true|false} and changes nothing', async () => {
+    const token = (await readFile(join(h.stateDir, 'admin.token'), 'utf8')).trim()
+    const response = await request(`${h.agent.admin.url}/api/funnel`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"enabled":"yes"}' })
+    expect(response.statusCode).toBe(400)
+    expect(await response.body.json()).toMatchObject({ error: 'bad_request' })
+    expect((await h.node('funnel'))?.context).toMatchObject({ enabled: true })
   })
 
   it('backs off longer when the provider rate-limits the helper, then comes back', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -88,6 +88,19 @@ describe('the managed tunnel helper download', () => {
     await writeFile(managed, 'truncated')
     await ensureHelper({ helperPath: '', managedPath: managed, urlBase: assets.baseUrl })
     expect((await readFile(managed)).equals(assets.bytes)).toBe(true)
+  })
+
+  it('clears away the temp file of a download whose daemon was killed, and keeps a live one', async () => {
+    const bin = join(dir, 'abandoned', 'bin')
+    const gone = spawn(process.execPath, ['-e', ''])
+    await new Promise((resolve) => gone.on('close', resolve))
+    await mkdir(bin, { recursive: true })
+    const abandoned = join(bin, `.cloudflared.${gone.pid}.0badf00d.part`)
+    const inFlight = join(bin, `.cloudflared.${process.ppid}.0badf00d.part`)
+    await writeFile(abandoned, 'half a helper')
+    await writeFile(inFlight, 'being written by a live process')
+    await ensureHelper({ helperPath: '', managedPath: join(bin, 'cloudflared'), urlBase: assets.baseUrl })
+    expect((await readdir(bin)).sort()).toEqual([`.cloudflared.${process.ppid}.0badf00d.part`, 'cloudflared'])
   })
 
   it.each([

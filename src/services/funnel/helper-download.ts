@@ -7,7 +7,7 @@
 // helper, whichever daemon finished last.
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { access, chmod, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
+import { access, chmod, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Agent, interceptors, request, type Dispatcher } from 'undici'
 import {
@@ -121,14 +121,36 @@ export async function ensureHelper(options: EnsureHelperOptions): Promise<string
   return options.managedPath
 }
 
+const tempPrefix = '.cloudflared.'
+
+/** Temp files of downloads whose process is gone (killed mid-download): never renamed, never reused. */
+async function removeAbandonedTempFiles(dir: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = Number(/^\.cloudflared\.(\d+)\.[0-9a-f]+\.part$/.exec(name)?.[1])
+    if (!pid || pid === process.pid || processExists(pid)) continue
+    await rm(join(dir, name), { force: true })
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 let redirectingDispatcher: Dispatcher | undefined
 const redirecting = (): Dispatcher => (redirectingDispatcher ??= new Agent().compose(interceptors.redirect({ maxRedirections: 5 })))
 
 async function downloadHelper(options: EnsureHelperOptions & { target: HelperTarget; window: SizeWindow }): Promise<void> {
   const url = helperDownloadUrl(options.urlBase, options.target)
   options.onDownload?.(url)
-  await mkdir(dirname(options.managedPath), { recursive: true })
-  const temp = join(dirname(options.managedPath), `.cloudflared.${process.pid}.${randomBytes(4).toString('hex')}.part`)
+  const dir = dirname(options.managedPath)
+  await mkdir(dir, { recursive: true })
+  await removeAbandonedTempFiles(dir)
+  const temp = join(dir, `${tempPrefix}${process.pid}.${randomBytes(4).toString('hex')}.part`)
   const timeoutMs = options.timeoutMs ?? funnelHelperDownloadTimeoutMs
   const handle = await open(temp, 'wx', 0o700)
   let closed = false
