@@ -48,7 +48,7 @@ export function funnelRestartDelayMs(context: Pick<FunnelContext, 'restartBaseMs
   return context.rateLimited ? Math.min(context.restartMaxMs, Math.max(delay, context.rateLimitedRestartMs)) : delay
 }
 
-/** The state name `funnel status` shows. */
+/** The state name `funnel status` shows (protocol.md 7.4; `FunnelStatus.state` in src/protocol/wire.ts). */
 export type FunnelStateName = 'off' | 'preparing' | 'starting' | 'up' | 'backoff'
 
 export const funnelMachine = setup({

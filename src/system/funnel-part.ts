@@ -6,6 +6,7 @@ import { funnelMachine, funnelRestartDelayMs, funnelStateName, type FunnelContex
 import { ensureHelper } from '../services/funnel/helper-download.js'
 import { startHelperRun, type HelperRun } from '../services/funnel/helper-process.js'
 import type { AdminRoute } from '../server/admin-server.js'
+import type { FunnelStatus } from '../protocol/wire.js'
 import type { Closer } from './create-system.js'
 
 // The public tunnel as a part of the agent (issue 14; protocol.md 7.4; docs/funnel.md): binds
@@ -17,15 +18,6 @@ export interface FunnelPartOptions {
   logger: Logger
   /** The URL changed (set, rotated or cleared): sync now (protocol.md 1: a tunnel URL change). */
   changed(reason: string): void
-}
-
-export interface FunnelStatus {
-  enabled: boolean
-  state: string
-  url: string
-  restarts: number
-  helperPath: string
-  error?: string
 }
 
 export function managedHelperPath(stateDir: string): string {

@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js'
 import type { RegisterRecord, SyncRecord } from '../../src/reference-server/records.js'
 import type { StreamServerInfo } from '../../src/protocol/wire.js'
-import { assertBuilt, cliPath } from '../helpers/daemon.js'
+import { assertBuilt, cliPath, tempAgent, type TempAgent } from '../helpers/daemon.js'
 import { createNetnsLink, inNetns, killByPid, linkNamespaces, netnsUnavailable, removeNetnsLink, spawnInNetns, type NetnsLink } from '../helpers/netns.js'
-import { freePort } from '../helpers/ports.js'
 
 // The stream server's addresses (contract 1.11, 9 0.3.0) with a real router: the daemon (the
 // built CLI) runs in a "home LAN" namespace whose default route goes to a "router" namespace
@@ -54,6 +53,7 @@ describe.skipIf(reason !== undefined)('UPnP mapping and the address order, again
   let daemon: ResultPromise | undefined
   let server: ReferenceServer
   let streamPort: number
+  let agent: TempAgent | undefined
   let routerLanIf: string
   let daemonLog = ''
   let routerLog = ''
@@ -103,34 +103,9 @@ describe.skipIf(reason !== undefined)('UPnP mapping and the address order, again
     }
 
     server = await createReferenceServer({ host: lan.hostAddress, accessToken: 'ma14-token' })
-    streamPort = await freePort()
-    const configPath = join(dir, 'config.toml')
-    await writeFile(configPath, [
-      '[server]',
-      `base_url = "${server.url}"`,
-      'access_token = "ma14-token"',
-      '[daemon]',
-      `state_dir = "${join(dir, 'state')}"`,
-      '[stream]',
-      `port = ${streamPort}`,
-      'upnp = true',
-      '[admin]',
-      'listen = "127.0.0.1:7891"',
-      '[downloads]',
-      `dir = "${join(dir, 'downloads')}"`,
-      '[downloads.hls_cache]',
-      `dir = "${join(dir, 'hls')}"`,
-      '[downloads.torrent]',
-      'dht = false',
-      'lsd = false',
-      'nat_traversal = false',
-      '[funnel]',
-      'enabled = false',
-      '[testing]',
-      'addresses_retry_ms = 500',
-      '',
-    ].join('\n'))
-    daemon = spawnInNetns(lan, process.execPath, [cliPath, 'daemon', '--config', configPath, '--log-level', 'info'])
+    agent = await tempAgent({ baseUrl: server.url, accessToken: 'ma14-token', upnp: true, extra: '[testing]\naddresses_retry_ms = 500\n' })
+    streamPort = agent.streamPort
+    daemon = spawnInNetns(lan, process.execPath, [cliPath, 'daemon', '--config', agent.configPath, '--log-level', 'info'])
     daemon.stderr?.on('data', (chunk: Buffer) => (daemonLog += chunk.toString()))
   })
 
@@ -142,6 +117,7 @@ describe.skipIf(reason !== undefined)('UPnP mapping and the address order, again
     if (lan) await removeNetnsLink(lan)
     if (router) await removeNetnsLink(router)
     await rm(dir, { recursive: true, force: true })
+    await agent?.cleanup()
   })
 
   it('maps the stream port on the router and reports UPnP, mesh-VPN and LAN addresses in that order', async () => {

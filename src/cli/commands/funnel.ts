@@ -4,21 +4,13 @@ import { adminClient } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { setConfigValue } from '../../config/edit.js'
 import { isAgentError } from '../../errors.js'
+import type { FunnelStatus } from '../../protocol/wire.js'
 
 // `media-agent funnel on|off|status` (contract 4.5, protocol.md 7.4): a thin client of the
 // daemon's `/api/funnel`. `on`/`off` write `[funnel] enabled` into the config file this command
 // loaded (comments kept) and apply it to the running daemon.
 
-interface FunnelStatusReply {
-  enabled: boolean
-  state: string
-  url: string
-  restarts: number
-  helperPath: string
-  error?: string
-}
-
-function describe(status: FunnelStatusReply): string[] {
+function describe(status: FunnelStatus): string[] {
   return [
     `funnel: ${status.enabled ? 'on' : 'off'} (${status.state})`,
     `url: ${status.url || '-'}`,
@@ -46,7 +38,7 @@ abstract class FunnelSwitch extends AgentCommand {
       out(`no config file at ${loaded.path} (running on the embedded default): not persisted; \`media-agent init\` writes one`)
     }
     try {
-      const status = await adminClient(loaded.config).post<FunnelStatusReply>('/api/funnel', { enabled: this.enabled })
+      const status = await adminClient(loaded.config).post<FunnelStatus>('/api/funnel', { enabled: this.enabled })
       out(`the running daemon turned the funnel ${word}`)
       for (const line of describe(status)) out(line)
       return 0
@@ -94,7 +86,7 @@ export class FunnelStatusCommand extends AgentCommand {
     if (typeof loaded === 'number') return loaded
     const out = (line: string) => this.context.stdout.write(`${line}\n`)
     try {
-      const status = await adminClient(loaded.config).get<FunnelStatusReply>('/api/funnel')
+      const status = await adminClient(loaded.config).get<FunnelStatus>('/api/funnel')
       if (this.json) out(JSON.stringify(status))
       else for (const line of describe(status)) out(line)
       return 0
