@@ -117,6 +117,18 @@ describe('the funnel in a running agent', () => {
     await nextSync((url) => quickUrl.test(url))
   })
 
+  it('applies the server\'s set_funnel control live, without touching the config file', async () => {
+    const fileBefore = await readFile(configFile, 'utf8')
+    const cleared = nextSync((url) => url === '')
+    h.server.queueControl({ kind: 'set_funnel', enabled: false })
+    await cleared
+    expect((await h.node('funnel'))?.value).toBe('off')
+    const back = nextSync((url) => quickUrl.test(url))
+    h.server.queueControl({ kind: 'set_funnel', enabled: true })
+    await back
+    expect(await readFile(configFile, 'utf8')).toBe(fileBefore)
+  })
+
   it('funnel off persists the choice in the config file, stops the helper and clears the URL; funnel on brings it back', async () => {
     const before = await helperRuns(helperPath)
     const cleared = nextSync((url) => url === '')
