@@ -34,7 +34,9 @@ export function createFunnelPart(options: FunnelPartOptions) {
 
   const logic = funnelMachine.provide({
     actors: {
-      ensureHelper: fromPromise(() => ensureHelper({
+      // Turning the funnel off (or stopping the agent) mid-download aborts the download.
+      ensureHelper: fromPromise(({ signal }) => ensureHelper({
+        signal,
         helperPath: config.funnel.helperPath,
         managedPath: managedHelperPath(config.daemon.stateDir),
         urlBase: config.funnel.helperUrl,

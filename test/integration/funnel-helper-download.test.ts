@@ -114,6 +114,25 @@ describe('the managed tunnel helper download', () => {
     expect(await readdir(join(dir, `bad-${asset}`, 'bin'))).toEqual([])
   })
 
+  it('stops a download that is aborted (funnel off, shutdown) and leaves nothing behind', async () => {
+    const slow = await serveFakeHelper(assets.bytes, { sliceDelayMs: 50 })
+    try {
+      const bin = join(dir, 'aborted', 'bin')
+      const abort = new AbortController()
+      const download = ensureHelper({ helperPath: '', managedPath: join(bin, 'cloudflared'), urlBase: slow.baseUrl, signal: abort.signal })
+      // Bounded wait until the download has really begun: its temp file exists.
+      for (let i = 0; (await readdir(bin).catch(() => [])).length === 0; i++) {
+        if (i > 200) throw new Error('the download never started')
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      abort.abort()
+      await expect(download).rejects.toMatchObject({ code: 'MA_ERR_FUNNEL_HELPER_DOWNLOAD' })
+      expect(await readdir(bin)).toEqual([])
+    } finally {
+      await slow.close()
+    }
+  })
+
   it('says which URL failed when the download is missing', async () => {
     const managed = join(dir, 'missing', 'bin', 'cloudflared')
     const base = assets.baseUrl.replace('/releases/', '/nothing-here/')
