@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js'
 import type { SyncRecord } from '../../src/reference-server/records.js'
-import { startDaemon, tempAgent, type TempAgent } from '../helpers/daemon.js'
+import { runCli, startDaemon, tempAgent, type TempAgent } from '../helpers/daemon.js'
 import { buildFakeHelper, helperRuns, isAlive, serveFakeHelper, type FakeHelperAssets } from '../helpers/fake-cloudflared.js'
 
 // No tunnel helper outlives the daemon (the brief's process rule), however the daemon ends:
@@ -31,6 +33,32 @@ describe('the tunnel helper of a daemon process', () => {
     await server?.close()
     await assets?.close()
     for (const agent of agents) await agent.cleanup()
+  })
+
+  it('with no config file, funnel on says it was not persisted, and with no daemon either that nothing changed', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'ma14-home-'))
+    try {
+      const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') }
+      const result = await runCli(['funnel', 'on'], env)
+      expect(result.code).toBe(3)
+      expect(result.stdout).toContain(`no config file at ${join(home, 'config', 'media-agent', 'config.toml')}`)
+      expect(result.stdout).toContain('not persisted')
+      expect(result.stdout).toContain('nothing changed')
+      const status = await runCli(['funnel', 'status'], env)
+      expect(status.code).toBe(3)
+      expect(status.stderr).toContain('not running')
+    } finally {
+      await rm(home, { recursive: true, force: true })
+    }
+  })
+
+  it('with a config file but no daemon, funnel on writes the file and says it applies at the next start', async () => {
+    const agent = await tempAgent({ baseUrl: server.url })
+    agents.push(agent)
+    const result = await runCli(['funnel', 'on', '--config', agent.configPath])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain('the funnel will be on when it starts')
+    expect(await readFile(agent.configPath, 'utf8')).toMatch(/\[funnel\]\nenabled = true\n/)
   })
 
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
