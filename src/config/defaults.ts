@@ -193,8 +193,10 @@ export const funnelRateLimitedRestartMs = 60_000
 export const funnelReadyPollMs = 250
 /** A helper that has printed no URL or is not ready within this is killed and restarted with backoff. */
 export const funnelStartTimeoutMs = 60_000
-/** SIGTERM to SIGKILL for the helper on stop. */
-export const funnelStopGraceMs = 3_000
+/** Each GET /quicktunnel or /ready on the helper's loopback metrics address gives up after this. */
+export const funnelMetricsRequestTimeoutMs = 2_000
+/** Lines of the helper's output kept for the log when it exits. */
+export const funnelHelperOutputTailLines = 40
 /** UPnP: discovery and each SOAP call give up after this; the mapping is retried after addressesRetryMs. */
 export const upnpTimeoutMs = 5_000
 /** Lease asked of the router (nat-api's minimum is 20 min; it renews 10 min before the end). */

@@ -9,7 +9,7 @@
 // with the agent however the agent dies, and is killed by process group, never by name.
 import { createServer } from 'node:net'
 import { request } from 'undici'
-import { funnelReadyPollMs } from '../../config/defaults.js'
+import { funnelHelperOutputTailLines, funnelMetricsRequestTimeoutMs, funnelReadyPollMs } from '../../config/defaults.js'
 import { startWatchedProcess, type ManagedProcess } from '../hls/process.js'
 
 export type HelperRunEvent =
@@ -85,7 +85,7 @@ export function startHelperRun(options: HelperRunOptions): HelperRun {
   const started = metricsPort.then((port) => {
     if (stopped) return
     child = startWatchedProcess(options.helperPath, helperArgs(port, options.streamPort), {
-      tailLines: 40,
+      tailLines: funnelHelperOutputTailLines,
       onStderrLine: (line) => {
         if (isRateLimitedLine(line)) rateLimited = true
         const url = quickTunnelUrlIn(line)
@@ -117,7 +117,7 @@ export function startHelperRun(options: HelperRunOptions): HelperRun {
 
 async function quickTunnelHost(port: number): Promise<string | undefined> {
   try {
-    const response = await request(`http://127.0.0.1:${port}/quicktunnel`, { headersTimeout: 2_000, bodyTimeout: 2_000 })
+    const response = await request(`http://127.0.0.1:${port}/quicktunnel`, { headersTimeout: funnelMetricsRequestTimeoutMs, bodyTimeout: funnelMetricsRequestTimeoutMs })
     if (response.statusCode !== 200) {
       await response.body.dump()
       return undefined
@@ -131,7 +131,7 @@ async function quickTunnelHost(port: number): Promise<string | undefined> {
 
 async function ready(port: number): Promise<boolean> {
   try {
-    const response = await request(`http://127.0.0.1:${port}/ready`, { headersTimeout: 2_000, bodyTimeout: 2_000 })
+    const response = await request(`http://127.0.0.1:${port}/ready`, { headersTimeout: funnelMetricsRequestTimeoutMs, bodyTimeout: funnelMetricsRequestTimeoutMs })
     await response.body.dump()
     return response.statusCode === 200
   } catch {
