@@ -93,6 +93,11 @@ export function createUpnpMapper(options: UpnpMapperOptions = {}): UpnpMapper {
         const externalIp = /<NewExternalIPAddress>\s*([^<\s]*)\s*<\/NewExternalIPAddress>/.exec(answer)?.[1] ?? ''
         return { externalIp }
       } catch (err) {
+        // nat-api's SSDP search leaves its listener behind when no router answers: a fresh client
+        // per failed attempt keeps a LAN without UPnP from piling them up, retry after retry.
+        const failed = client
+        client = undefined
+        await failed?.destroy().catch(() => undefined)
         if (err instanceof UpnpMappingError) throw err
         const reason = (err as Error).message === 'timeout' ? 'no UPnP gateway answered on the LAN' : (err as Error).message
         throw new UpnpMappingError(`UPnP mapping of TCP port ${port} failed: ${reason}`, { cause: err })
