@@ -56,6 +56,7 @@ describe.skipIf(reason !== undefined)('UPnP mapping and the address order, again
   let agent: TempAgent | undefined
   let routerLanIf: string
   let daemonLog = ''
+  let startRouter: () => Promise<void>
   let routerLog = ''
 
   const redirects = async () => (await inNetns(router, 'nft', ['list', 'chain', 'inet', 'filter', 'prerouting_miniupnpd'])).stdout
@@ -94,19 +95,22 @@ describe.skipIf(reason !== undefined)('UPnP mapping and the address order, again
       'deny 0-65535 0.0.0.0/0 0-65535',
       '',
     ].join('\n'))
-    miniupnpd = spawnInNetns(router, '/usr/sbin/miniupnpd', ['-d', '-f', conf, '-P', join(dir, 'miniupnpd.pid')])
-    miniupnpd.stderr?.on('data', (chunk: Buffer) => (routerLog += chunk.toString()))
-    // Bounded wait for the router to be up, as a person would look at its log.
-    for (let i = 0; !routerLog.includes('HTTP listening on port'); i++) {
-      if (i > 200 || miniupnpd.exitCode !== null) throw new Error(`miniupnpd did not start: ${routerLog}`)
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
-
     server = await createReferenceServer({ host: lan.hostAddress, accessToken: 'ma14-token' })
     agent = await tempAgent({ baseUrl: server.url, accessToken: 'ma14-token', upnp: true, extra: '[testing]\naddresses_retry_ms = 500\n' })
     streamPort = agent.streamPort
-    daemon = spawnInNetns(lan, process.execPath, [cliPath, 'daemon', '--config', agent.configPath, '--log-level', 'info'])
+    daemon = spawnInNetns(lan, process.execPath, [cliPath, 'daemon', '--config', agent.configPath, '--log-level', 'debug'])
     daemon.stderr?.on('data', (chunk: Buffer) => (daemonLog += chunk.toString()))
+    // The router is switched on only after the daemon found none (the next test), so the
+    // retry is part of what is tested.
+    startRouter = async () => {
+      miniupnpd = spawnInNetns(router, '/usr/sbin/miniupnpd', ['-d', '-f', conf, '-P', join(dir, 'miniupnpd.pid')])
+      miniupnpd.stderr?.on('data', (chunk: Buffer) => (routerLog += chunk.toString()))
+      // Bounded wait for the router to be up, as a person would look at its log.
+      for (let i = 0; !routerLog.includes('HTTP listening on port'); i++) {
+        if (i > 200 || miniupnpd.exitCode !== null) throw new Error(`miniupnpd did not start: ${routerLog}`)
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+    }
   })
 
   afterAll(async () => {
@@ -120,7 +124,20 @@ describe.skipIf(reason !== undefined)('UPnP mapping and the address order, again
     await agent?.cleanup()
   })
 
-  it('maps the stream port on the router and reports UPnP, mesh-VPN and LAN addresses in that order', async () => {
+  it('reports mesh-VPN and LAN addresses while no router answers, warning about UPnP once however often it retries', async () => {
+    const failures = () => daemonLog.split('\n').filter((line) => line.includes('UPnP mapping of the stream port failed')).map((line) => (JSON.parse(line) as { level: number }).level)
+    // Bounded wait: three attempts (500 ms apart in this test) have failed.
+    for (let i = 0; failures().length < 3; i++) {
+      if (i > 800) throw new Error(`no UPnP failures logged:\n${daemonLog.slice(-3000)}`)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    expect(failures().filter((level) => level === 40)).toHaveLength(1)
+    const registered = server.registrations().at(-1) ?? await server.waitFor('register', () => true, 30_000)
+    expect(registered.request.streamServer.addresses.map((a) => a.kind)).toEqual(['mesh', 'lan'])
+    await startRouter()
+  })
+
+  it('then maps the stream port on the router and reports UPnP, mesh-VPN and LAN addresses in that order', async () => {
     const reported = (info: StreamServerInfo) => info.addresses[0]?.kind === 'upnp'
     const record = await Promise.race([
       server.waitFor('register', (r: RegisterRecord) => reported(r.request.streamServer), 30_000),
