@@ -398,3 +398,33 @@ export class UpgradeInstallError extends AgentError {
   }
 }
 // ---- end upgrade ----
+// ---- funnel and addresses (issue 14; protocol.md 7.4; docs/funnel.md) -------------------------
+export class FunnelPlatformError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_FUNNEL_PLATFORM', message, options)
+  }
+}
+
+export class FunnelHelperDownloadError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_FUNNEL_HELPER_DOWNLOAD', message, { retryable: true, ...options })
+  }
+}
+
+export class FunnelHelperInvalidError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_FUNNEL_HELPER_INVALID', message, { retryable: true, ...options })
+  }
+}
+
+export class FunnelHelperExitedError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_FUNNEL_HELPER_EXITED', message, { retryable: true, ...options })
+  }
+}
+
+export class UpnpMappingError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_UPNP_MAPPING', message, { retryable: true, userVisible: false, ...options })
+  }
+}

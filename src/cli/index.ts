@@ -8,6 +8,7 @@ import { ReferenceServerCommand } from './commands/reference-server.js'
 import { StatechartsCommand } from './commands/statecharts.js'
 import { UpdateCommand } from './commands/update.js'
 import { ProbeHwaccelCommand } from './commands/probe-hwaccel.js'
+import { FunnelOffCommand, FunnelOnCommand, FunnelStatusCommand } from './commands/funnel.js'
 
 export function buildCli(): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false })
@@ -20,6 +21,9 @@ export function buildCli(): Cli {
   cli.register(StatechartsCommand)
   cli.register(UpdateCommand)
   cli.register(ProbeHwaccelCommand)
+  cli.register(FunnelOnCommand)
+  cli.register(FunnelOffCommand)
+  cli.register(FunnelStatusCommand)
   return cli
 }
 

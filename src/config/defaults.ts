@@ -200,6 +200,35 @@ export const upgradeCommandTimeoutMs = 15 * 60_000
 export const upgradeStateFileName = 'upgrade.json'
 export const upgradeVersionsDirName = 'versions'
 export const upgradeCurrentLinkName = 'current'
+// ---- funnel helper and addresses (issue 14; protocol.md 7.4; docs/funnel.md) ----
+/** `[funnel] helper_url`: the provider's latest-release download base; the asset name is appended. */
+export const funnelHelperUrlBase = 'https://github.com/cloudflare/cloudflared/releases/latest/download/'
+/** `[funnel] helper_path`: empty means the managed helper `<state_dir>/bin/cloudflared`. */
+export const funnelHelperPath = ''
+/** A downloaded helper outside this size window is refused (cloudflared is ~20-40 MB; an error page is a few KB). */
+export const funnelHelperMinBytes = 5 * MiB
+export const funnelHelperMaxBytes = 256 * MiB
+export const funnelHelperDownloadTimeoutMs = 5 * 60_000
+/** A running helper counts as healthy after this long up: its restart backoff starts again at the base. */
+export const funnelHealthyResetMs = 60 * 60_000
+/** The provider refused a quick tunnel (429 / error 1015): wait at least this long before the next try. */
+export const funnelRateLimitedRestartMs = 60_000
+/** How often the helper's metrics address is polled for /quicktunnel and /ready. */
+export const funnelReadyPollMs = 250
+/** A helper that has printed no URL or is not ready within this is killed and restarted with backoff. */
+export const funnelStartTimeoutMs = 60_000
+/** Each GET /quicktunnel or /ready on the helper's loopback metrics address gives up after this. */
+export const funnelMetricsRequestTimeoutMs = 2_000
+/** Lines of the helper's output kept for the log when it exits. */
+export const funnelHelperOutputTailLines = 40
+/** UPnP: discovery and each SOAP call give up after this; the mapping is retried after addressesRetryMs. */
+export const upnpTimeoutMs = 5_000
+/** Lease asked of the router (nat-api's minimum is 20 min; it renews 10 min before the end). */
+export const upnpLeaseSeconds = 7_200
+/** Interfaces and the UPnP external IP are looked at again this often (a DHCP change, a VPN up). */
+export const addressesRefreshMs = 5 * 60_000
+/** A failed UPnP mapping is tried again after this. */
+export const addressesRetryMs = 60_000
 
 // ---- WireGuard protocol (issue 7; whitepaper section 6 and 5.4.7, wireguard-go constants) ----
 export const wgRekeyAfterMessages = 2 ** 60

@@ -41,7 +41,8 @@ export interface AgentConfig {
     /** Peer discovery and transport of the torrent engine (not in protocol.md: an agent extension). */
     torrent: { dht: boolean; lsd: boolean; pex: boolean; utp: boolean; natTraversal: boolean; port: number }
   }
-  funnel: { enabled: boolean }
+  /** `helperPath`: used as is (a bundled helper); empty: the managed helper downloaded from `helperUrl` (protocol.md 7.4). */
+  funnel: { enabled: boolean; helperPath: string; helperUrl: string }
   transcode: {
     encoder: Encoder
     /** Config key, else FFMPEG_PATH; empty means look `ffmpeg` up on PATH. */
@@ -168,7 +169,11 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
 
   const funnelTable = root.section('funnel')
   const funnelDefault = options.freshInstall ? defaults.funnelEnabledFreshInstall : defaults.funnelEnabledLegacyConfig
-  const funnel = { enabled: funnelTable.read('enabled', 'true or false', asBoolean, funnelDefault) }
+  const funnel = {
+    enabled: funnelTable.read('enabled', 'true or false', asBoolean, funnelDefault),
+    helperPath: expandHome(funnelTable.read('helper_path', 'a path string (empty: the managed helper in the state dir)', asString, defaults.funnelHelperPath), homedir),
+    helperUrl: funnelTable.read('helper_url', 'an http(s) URL, the base the helper asset name is appended to', asHttpUrl, defaults.funnelHelperUrlBase),
+  }
   funnelTable.finish()
 
   const transcodeTable = root.section('transcode')

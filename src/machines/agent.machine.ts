@@ -67,9 +67,12 @@ export type AgentEvent =
 export type AgentChildName = 'tasks' | 'upgrade' | 'controlPlane'
   // Issue 12: hardware encoder detection, before the control plane (its register waits for the diagnostic).
   | 'encoders'
+  // Issue 14: the stream server's addresses and the public tunnel, both reported by every sync.
+  | 'addresses'
+  | 'funnel'
 
 /** Start order; shutdown stops them in reverse (the control plane first: no new actions). */
-export const agentChildNames: readonly AgentChildName[] = ['tasks', 'upgrade', 'encoders', 'controlPlane']
+export const agentChildNames: readonly AgentChildName[] = ['tasks', 'upgrade', 'encoders', 'addresses', 'funnel', 'controlPlane']
 
 const unbound = (name: string) =>
   fromPromise<never, unknown>(async () => {
@@ -101,6 +104,8 @@ export const agentMachine = setup({
     tasks: unbound('tasks') as AnyActorLogic,
     upgrade: unbound('upgrade') as AnyActorLogic,
     encoders: unbound('encoders') as AnyActorLogic,
+    addresses: unbound('addresses') as AnyActorLogic,
+    funnel: unbound('funnel') as AnyActorLogic,
     session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },

@@ -1,10 +1,12 @@
 // Every machine of the agent, for the statechart generator (`media-agent statecharts`) and the
 // property tests. A new machine file adds itself here.
 import type { AnyStateMachine } from 'xstate'
+import { addressesMachine } from './addresses.machine.js'
 import { agentMachine } from './agent.machine.js'
 import { controlPlaneMachine } from './control-plane.machine.js'
 import { downlinkMachine } from './downlink.machine.js'
 import { encodersMachine } from './encoders.machine.js'
+import { funnelMachine } from './funnel.machine.js'
 import { hlsTranscodeMachine } from './hls-transcode.machine.js'
 import { sessionMachine } from './session.machine.js'
 import { taskMachine } from './task.machine.js'
@@ -12,10 +14,12 @@ import { tasksMachine } from './tasks.machine.js'
 import { upgradeMachine } from './upgrade.machine.js'
 
 export const machines: Record<string, AnyStateMachine> = {
+  addresses: addressesMachine,
   agent: agentMachine,
   controlPlane: controlPlaneMachine,
   downlink: downlinkMachine,
   encoders: encodersMachine,
+  funnel: funnelMachine,
   hlsTranscode: hlsTranscodeMachine,
   session: sessionMachine,
   task: taskMachine,

@@ -219,3 +219,16 @@ export interface PlayerReadyEvent {
   sessionId: string
   readyAt: string
 }
+
+// ---- funnel (issue 14; protocol.md 7.4) ----
+/** `media-agent funnel status --json` and the admin route `GET /api/funnel`. */
+export interface FunnelStatus {
+  enabled: boolean
+  state: 'off' | 'preparing' | 'starting' | 'up' | 'backoff'
+  url: string
+  restarts: number
+  helperPath: string
+  /** The last failure of the helper, while there is one to tell. */
+  error?: string
+}
+// ---- end funnel ----

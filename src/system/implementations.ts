@@ -6,7 +6,6 @@ import type { SystemParts } from './create-system.js'
 import type { AdminRoute } from '../server/admin-server.js'
 import type { Control, StreamServerInfo, SyncAction, UpgradeOffer } from '../protocol/wire.js'
 import { createControlPlanePart, type ControlSink, type SyncStateSource } from './control-plane-bindings.js'
-import { streamServerAddresses } from '../services/net/addresses.js'
 import { isContainer } from '../services/net/container.js'
 import { createTasksPart, type TasksPartOptions } from './tasks-part.js'
 import { createHlsPart } from './hls-part.js'
@@ -14,6 +13,10 @@ import { createUpgradePart } from './upgrade-part.js'
 // ---- hardware encoders (issue 12, docs/encoders.md) ----
 import { createEncodersPart, type EncodersPartOptions } from './encoders-part.js'
 // ---- end hardware encoders ----
+// ---- funnel and addresses (issue 14) ----
+import { createFunnelPart } from './funnel-part.js'
+import { createAddressesPart } from './addresses-part.js'
+// ---- end funnel and addresses ----
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -52,7 +55,6 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   let registeredSecret: string | undefined
   let upgradeRequested = false
   let lastUpgradeOffer: UpgradeOffer | undefined
-  const streamServer = (): StreamServerInfo => streamServerAddresses({ port: config.stream.port })
   const notYetAvailable = new Set<string>()
 
   // ---- sessions and stream server (issue 5, docs/sessions.md) ----
@@ -71,12 +73,17 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   // ---- hardware encoders (issue 12): detected at start-up; register and sessions wait for it (bounded) ----
   const encoders = createEncodersPart({ config, logger, ...deps.encoders })
   // ---- end hardware encoders ----
+  // ---- funnel and addresses (issue 14; protocol.md 7.4, contract 1.11) ----
+  const funnel = createFunnelPart({ config, logger, changed: requestSync })
+  const addresses = createAddressesPart({ config, logger, changed: requestSync })
+  const streamServer = (): StreamServerInfo => addresses.streamServer()
+  // ---- end funnel and addresses ----
 
   const source: SyncStateSource = {
     collect: () => ({
       tasks: tasks.reports(),
       sessions: sessionReports.collect(),
-      FunnelURL: '',
+      FunnelURL: funnel.url(),
       VPNActive: false,
       VPNMode: 'off',
       VPNExitServer: '',
@@ -110,6 +117,11 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     applyControl: (control: Control) => {
       if (control.kind === 'pause_task' || control.kind === 'resume_task') return post(() => tasks.apply(control))
       switch (control.kind) {
+        // ---- funnel (issue 14): the server's switch applies live; the file stays the user's ----
+        case 'set_funnel':
+          post(() => funnel.apply(control.enabled))
+          return
+        // ---- end funnel ----
         case 'set_downlink':
           // The control plane has already switched the running downlink.
           log.info({ mode: control.mode }, 'downlink mode set by the server')
@@ -188,6 +200,8 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       { name: 'tasks', logic: tasks.logic, input: tasks.input },
       { name: 'upgrade', logic: upgrade.logic, input: upgrade.input },
       { name: 'encoders', logic: encoders.logic, input: encoders.input },
+      { name: 'addresses', logic: addresses.logic, input: addresses.input },
+      { name: 'funnel', logic: funnel.logic, input: funnel.input },
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
@@ -201,11 +215,13 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       root = agent
       tasks.attach(() => agent.system.get('tasks'))
       encoders.attach(() => agent.system.get('encoders'))
+      funnel.attach(() => agent.system.get('funnel'))
+      addresses.attach(() => agent.system.get('addresses'))
     },
-    closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
+    closers: [...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [...upgrade.adminRoutes],
+    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes],
     exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),
@@ -214,6 +230,8 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       registered: registeredSecret !== undefined,
       upgradeRequested,
       streamServer: sessions.server.url,
+      funnel: funnel.status(),
+      addresses: { ...addresses.status(), ...streamServer() },
       ...(lastUpgradeOffer ? { upgradeOffer: lastUpgradeOffer.targetVersion } : {}),
       ...upgrade.status(),
     }),

@@ -57,6 +57,8 @@ export interface AgentHarnessOptions {
   testing?: Record<string, number>
   /** Appended to the TOML as is (more tables). */
   extraToml?: string
+  /** Lines of the `[funnel]` table (`enabled = false` by default: tests reach no tunnel provider). */
+  funnel?: string[]
   /** Agent log level; `debug` by default (the downlink logs its connects at debug). */
   logLevel?: 'debug' | 'info' | 'warn'
 }
@@ -125,6 +127,7 @@ export function harnessConfigToml(options: {
   downlink: string
   testing: Record<string, number>
   extraToml?: string
+  funnel?: string[]
 }): string {
   const lines = [
     '[server]',
@@ -143,7 +146,7 @@ export function harnessConfigToml(options: {
     '[downloads.hls_cache]',
     `dir = ${tomlString(join(options.dir, 'hls'))}`,
     '[funnel]',
-    'enabled = false',
+    ...(options.funnel ?? ['enabled = false']),
     '[testing]',
     ...Object.entries(options.testing).map(([key, value]) => `${key} = ${value}`),
     options.extraToml ?? '',
@@ -222,6 +225,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
         downlink: options.downlink ?? 'auto',
         testing: { ...fastRetries, ...options.testing },
         ...(options.extraToml !== undefined ? { extraToml: options.extraToml } : {}),
+        ...(options.funnel !== undefined ? { funnel: options.funnel } : {}),
       })
       const { config } = parseConfigText(configText, { file: join(dir, 'config.toml') })
       try {

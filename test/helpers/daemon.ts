@@ -37,8 +37,8 @@ export interface TempAgent {
   cleanup(): Promise<void>
 }
 
-/** A temp dir with a config file for one agent; `extra` is appended TOML. */
-export async function tempAgent(options: { baseUrl: string; accessToken?: string; extra?: string }): Promise<TempAgent> {
+/** A temp dir with a config file for one agent; `extra` is appended TOML; `funnel` replaces the `[funnel]` lines; `upnp` maps the stream port (a test router only). */
+export async function tempAgent(options: { baseUrl: string; accessToken?: string; extra?: string; funnel?: string[]; upnp?: boolean }): Promise<TempAgent> {
   const dir = await mkdtemp(join(tmpdir(), 'ma-e2e-'))
   const stateDir = join(dir, 'state')
   const adminPort = await freePort()
@@ -52,7 +52,7 @@ export async function tempAgent(options: { baseUrl: string; accessToken?: string
     `state_dir = "${stateDir}"`,
     '[stream]',
     `port = ${streamPort}`,
-    'upnp = false',
+    `upnp = ${String(options.upnp ?? false)}`,
     '[admin]',
     `listen = "127.0.0.1:${adminPort}"`,
     '[downloads]',
@@ -65,7 +65,7 @@ export async function tempAgent(options: { baseUrl: string; accessToken?: string
     'lsd = false',
     'nat_traversal = false',
     '[funnel]',
-    'enabled = false',
+    ...(options.funnel ?? ['enabled = false']),
     options.extra ?? '',
   ].join('\n'))
   return { dir, stateDir, configPath, adminPort, streamPort, cleanup: () => rm(dir, { recursive: true, force: true }) }

@@ -1,0 +1,99 @@
+import { Command, Option } from 'clipanion'
+import { AgentCommand } from '../options.js'
+import { adminClient } from '../admin-client.js'
+import { loadConfigForCli } from '../load.js'
+import { setConfigValue } from '../../config/edit.js'
+import { isAgentError } from '../../errors.js'
+import type { FunnelStatus } from '../../protocol/wire.js'
+
+// `media-agent funnel on|off|status` (contract 4.5, protocol.md 7.4): a thin client of the
+// daemon's `/api/funnel`. `on`/`off` write `[funnel] enabled` into the config file this command
+// loaded (comments kept) and apply it to the running daemon.
+
+function describe(status: FunnelStatus): string[] {
+  return [
+    `funnel: ${status.enabled ? 'on' : 'off'} (${status.state})`,
+    `url: ${status.url || '-'}`,
+    `restarts: ${status.restarts}`,
+    `helper: ${status.helperPath}`,
+    ...(status.error ? [`last error: ${status.error}`] : []),
+  ]
+}
+
+const notRunning = (error: unknown) => isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING'
+
+abstract class FunnelSwitch extends AgentCommand {
+  protected abstract readonly enabled: boolean
+
+  async execute(): Promise<number> {
+    const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
+    if (typeof loaded === 'number') return loaded
+    const out = (line: string) => this.context.stdout.write(`${line}\n`)
+    const word = this.enabled ? 'on' : 'off'
+    const persisted = loaded.source === 'file'
+    if (persisted) {
+      await setConfigValue(loaded.path, 'funnel', 'enabled', this.enabled)
+      out(`[funnel] enabled = ${String(this.enabled)} written to ${loaded.path}`)
+    } else {
+      out(`no config file at ${loaded.path} (running on the embedded default): not persisted; \`media-agent init\` writes one`)
+    }
+    try {
+      const status = await adminClient(loaded.config).post<FunnelStatus>('/api/funnel', { enabled: this.enabled })
+      out(`the running daemon turned the funnel ${word}`)
+      for (const line of describe(status)) out(line)
+      return 0
+    } catch (error) {
+      if (!notRunning(error)) throw error
+      out(`daemon: not running (${(error as Error).message}); ${persisted ? 'the funnel will be ' + word + ' when it starts' : 'nothing changed'}`)
+      return persisted ? 0 : 3
+    }
+  }
+}
+
+export class FunnelOnCommand extends FunnelSwitch {
+  static override paths = [['funnel', 'on']]
+  static override usage = Command.Usage({
+    description: 'Turn the public tunnel on: persist `[funnel] enabled = true` and apply it to the running daemon.',
+    details: 'Writes the key into the config file in use (`--config` or the default path; comments and other lines are kept). With no config file the change applies to the running daemon only.',
+    examples: [['Turn it on', '$0 funnel on']],
+  })
+
+  protected readonly enabled = true
+}
+
+export class FunnelOffCommand extends FunnelSwitch {
+  static override paths = [['funnel', 'off']]
+  static override usage = Command.Usage({
+    description: 'Turn the public tunnel off: persist `[funnel] enabled = false`, stop the helper and clear FunnelURL.',
+    examples: [['Turn it off', '$0 funnel off']],
+  })
+
+  protected readonly enabled = false
+}
+
+export class FunnelStatusCommand extends AgentCommand {
+  static override paths = [['funnel', 'status']]
+  static override usage = Command.Usage({
+    description: 'Show the public tunnel: on or off, its state, the URL, restarts and the helper path.',
+    details: 'Asks the running daemon (exit code 3 when none runs). `--json` prints `{ enabled, state, url, restarts, helperPath }` (protocol.md 7.4).',
+    examples: [['For people', '$0 funnel status'], ['For scripts', '$0 funnel status --json']],
+  })
+
+  json = Option.Boolean('--json', false, { description: 'Print one JSON object' })
+
+  async execute(): Promise<number> {
+    const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
+    if (typeof loaded === 'number') return loaded
+    const out = (line: string) => this.context.stdout.write(`${line}\n`)
+    try {
+      const status = await adminClient(loaded.config).get<FunnelStatus>('/api/funnel')
+      if (this.json) out(JSON.stringify(status))
+      else for (const line of describe(status)) out(line)
+      return 0
+    } catch (error) {
+      if (!notRunning(error)) throw error
+      this.context.stderr.write(`media-agent: ${(error as Error).message}\n`)
+      return 3
+    }
+  }
+}
