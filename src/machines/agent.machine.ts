@@ -64,7 +64,7 @@ export type AgentEvent =
   /** A spawned child failed: delivered by XState, never sent by hand (types the wildcard handlers). */
   | { type: `xstate.error.actor.${string}`; error: unknown }
 
-export type AgentChildName = 'tasks' | 'controlPlane'
+export type AgentChildName = 'tasks' | 'controlPlane' | 'cache'
 
 /** Start order; shutdown stops them in reverse (the control plane first: no new actions). */
 export const agentChildNames: readonly AgentChildName[] = ['tasks', 'controlPlane']
@@ -97,6 +97,8 @@ export const agentMachine = setup({
   actors: {
     controlPlane: unbound('controlPlane') as AnyActorLogic,
     tasks: unbound('tasks') as AnyActorLogic,
+    // The HLS segment cache (issue 11): absent from `children` when [downloads.hls_cache] enabled = false.
+    cache: unbound('cache') as AnyActorLogic,
     session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },

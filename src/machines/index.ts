@@ -2,6 +2,8 @@
 // property tests. A new machine file adds itself here.
 import type { AnyStateMachine } from 'xstate'
 import { agentMachine } from './agent.machine.js'
+import { cacheMachine } from './cache.machine.js'
+import { cacheEntryMachine } from './cache-entry.machine.js'
 import { controlPlaneMachine } from './control-plane.machine.js'
 import { downlinkMachine } from './downlink.machine.js'
 import { hlsTranscodeMachine } from './hls-transcode.machine.js'
@@ -11,6 +13,8 @@ import { tasksMachine } from './tasks.machine.js'
 
 export const machines: Record<string, AnyStateMachine> = {
   agent: agentMachine,
+  cache: cacheMachine,
+  cacheEntry: cacheEntryMachine,
   controlPlane: controlPlaneMachine,
   downlink: downlinkMachine,
   hlsTranscode: hlsTranscodeMachine,

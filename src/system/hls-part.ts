@@ -5,11 +5,12 @@ import { createHlsEngine, type HlsEngine } from '../services/hls/engine.js'
 import type { HlsEncoder } from '../services/ffmpeg/hls-args.js'
 import { timing } from '../config/schema.js'
 import type { Closer } from './create-system.js'
+import type { SegmentStore } from '../services/hls/segment-store.js'
 
 // HLS transcoding as a part of the agent (issue 6, docs/hls.md). Without ffmpeg the agent still
 // runs: direct play works and an hls session fails with a clear reason.
 
-export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' | 'downloads' | 'testing'>; logger: Logger }): { engine: HlsEngine | undefined; closers: Closer[] } {
+export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' | 'downloads' | 'testing'>; logger: Logger; store?: SegmentStore | undefined }): { engine: HlsEngine | undefined; closers: Closer[] } {
   const { config } = options
   const log = options.logger.child({ component: 'hls' })
   let ffmpegPath: string
@@ -29,6 +30,8 @@ export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' |
     logger: log,
     encoder,
     readinessDeadlineMs: timing(config, 'readinessDeadlineMs'),
+    // The persistent segment cache (issue 11) when enabled; else plain session directories.
+    ...(options.store ? { store: options.store } : {}),
   })
   return { engine, closers: [{ name: 'hls engine', close: () => engine.stopAll() }] }
 }

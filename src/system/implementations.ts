@@ -10,6 +10,7 @@ import { streamServerAddresses } from '../services/net/addresses.js'
 import { isContainer } from '../services/net/container.js'
 import { createTasksPart, type TasksPartOptions } from './tasks-part.js'
 import { createHlsPart } from './hls-part.js'
+import { createCachePart } from './cache-part.js'
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -132,8 +133,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     },
   })
 
+  // ---- HLS segment cache (issue 11, docs/hls-cache.md) ----
+  const cache = createCachePart({ config, logger })
+  // ---- end HLS segment cache ----
+
   // ---- sessions and stream server (issue 5) ----
-  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger })
+  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, store: cache.store })
   const sessions = await startSessionPart({
     config,
     logger,
@@ -152,6 +157,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   return {
     children: [
       { name: 'tasks', logic: tasks.logic, input: tasks.input },
+      ...(cache.enabled ? [{ name: 'cache' as const, logic: cache.logic, input: cache.input }] : []),
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
@@ -164,11 +170,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     attach: (agent) => {
       root = agent
       tasks.attach(() => agent.system.get('tasks'))
+      cache.attach(() => agent.system.get('cache'))
     },
     closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [],
+    adminRoutes: [...cache.adminRoutes],
     status: () => ({
       activeTaskCount: tasks.activeCount(),
       tasks: tasks.reports(),
