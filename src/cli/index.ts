@@ -6,6 +6,7 @@ import { StatusCommand } from './commands/status.js'
 import { StartCommand } from './commands/start.js'
 import { ReferenceServerCommand } from './commands/reference-server.js'
 import { StatechartsCommand } from './commands/statecharts.js'
+import { CacheClearCommand, CacheStatusCommand } from './commands/cache.js'
 
 export function buildCli(): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false })
@@ -16,6 +17,8 @@ export function buildCli(): Cli {
   cli.register(StartCommand)
   cli.register(ReferenceServerCommand)
   cli.register(StatechartsCommand)
+  cli.register(CacheStatusCommand)
+  cli.register(CacheClearCommand)
   return cli
 }
 
