@@ -278,7 +278,7 @@ export const cacheEntryMachine = setup({
         input: ({ context }) => ({ key: context.key }),
         onDone: [
           { guard: 'removedWithWaiting', target: 'acquiring' },
-          { guard: 'outputTrue', target: 'gone' },
+          // Not removed (a live writer elsewhere took the key): whoever asked transcodes uncached.
           { target: 'gone', actions: [{ type: 'answer', params: ({ context }) => ({ requests: context.waiting, outcome: 'bypass' as const }) }, 'clearWaiting'] },
         ],
         onError: { target: 'gone', actions: [{ type: 'answer', params: ({ context }) => ({ requests: context.waiting, outcome: 'bypass' as const }) }, 'clearWaiting'] },
