@@ -41,11 +41,11 @@ const eventsIn = (snapshot: AnyMachineSnapshot) => {
     const invoke = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type)
     if (invoke) return snapshot.children[invoke[2]!] !== undefined
     if (event.type === 'entry.open') {
-      const { sessionId } = (event as { request: CacheOpenRequest }).request
+      const { sessionId } = (event as unknown as { request: CacheOpenRequest }).request
       return !context.pins.includes(sessionId) && !context.waiting.some((waiting) => waiting.sessionId === sessionId) && context.writer !== sessionId
     }
-    if (event.type === 'entry.release') return context.pins.includes((event as { sessionId: string }).sessionId)
-    if (event.type === 'entry.written') return context.writer === (event as { sessionId: string }).sessionId && context.pins.includes(context.writer)
+    if (event.type === 'entry.release') return context.pins.includes((event as unknown as { sessionId: string }).sessionId)
+    if (event.type === 'entry.written') return context.writer === (event as unknown as { sessionId: string }).sessionId && context.pins.includes(context.writer)
     return true
   })
 }
