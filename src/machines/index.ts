@@ -4,6 +4,7 @@ import type { AnyStateMachine } from 'xstate'
 import { agentMachine } from './agent.machine.js'
 import { cacheMachine } from './cache.machine.js'
 import { cacheEntryMachine } from './cache-entry.machine.js'
+import { cacheShardMachine } from './cache-shard.machine.js'
 import { controlPlaneMachine } from './control-plane.machine.js'
 import { downlinkMachine } from './downlink.machine.js'
 import { hlsTranscodeMachine } from './hls-transcode.machine.js'
@@ -15,6 +16,7 @@ export const machines: Record<string, AnyStateMachine> = {
   agent: agentMachine,
   cache: cacheMachine,
   cacheEntry: cacheEntryMachine,
+  cacheShard: cacheShardMachine,
   controlPlane: controlPlaneMachine,
   downlink: downlinkMachine,
   hlsTranscode: hlsTranscodeMachine,

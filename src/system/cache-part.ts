@@ -6,6 +6,7 @@ import { timing } from '../config/schema.js'
 import { hlsCacheBytesPerGb, hlsCacheClearWaitMs } from '../config/defaults.js'
 import { cacheMachine, type CacheInput } from '../machines/cache.machine.js'
 import { cacheEntryMachine, type CacheOutcome, type VerifyOutcome } from '../machines/cache-entry.machine.js'
+import { cacheShardMachine } from '../machines/cache-shard.machine.js'
 import { cacheIdentity } from '../services/cache/cache-key.js'
 import { createCacheDisk, type CacheDisk, type CommitPayload } from '../services/cache/cache-disk.js'
 import { createDirectorySegmentStore, type SegmentStore, type SegmentStoreEntry } from '../services/hls/segment-store.js'
@@ -99,8 +100,12 @@ export function createCachePart(options: CachePartOptions) {
 
   const logic = cacheMachine.provide({
     actors: {
-      entry: entryLogic,
+      shard: cacheShardMachine.provide({ actors: { entry: entryLogic } }),
       scan: fromPromise(async () => disk.scan()),
+      removeMany: fromPromise(async ({ input }: { input: { keys: string[] } }) => {
+        for (const key of input.keys) await disk.remove(key)
+        if (input.keys.length > 0) log.info({ entries: input.keys.length }, 'hls cache over its budget at start: least recently used entries removed')
+      }),
     },
     actions: {
       logStats: (_, params) => log.info({ hits: counters.hits, misses: counters.misses, bytes: params.bytes, entries: params.entries }, `hls cache: ${counters.hits} hits, ${counters.misses} misses, ${params.bytes} bytes in ${params.entries} entries`),
@@ -110,13 +115,7 @@ export function createCachePart(options: CachePartOptions) {
   })
   const input: CacheInput = { budgetBytes, statsLogIntervalMs: timing(config, 'hlsCacheStatsLogIntervalMs') }
 
-  const entryActors = (): EntrySnapshot[] => {
-    const children = (cacheActor()?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> } | undefined)?.children ?? {}
-    return Object.entries(children)
-      .filter(([id, child]) => id.startsWith('cacheEntry:') && child !== undefined)
-      .map(([, child]) => child!.getSnapshot() as EntrySnapshot)
-      .filter((snapshot) => snapshot.status === 'active')
-  }
+  const entryActors = (): EntrySnapshot[] => cacheEntryRefs(cacheActor()).map((child) => child.getSnapshot() as EntrySnapshot).filter((snapshot) => snapshot.status === 'active')
 
   const status = (): CacheStatus => {
     const complete = settings.enabled ? entryActors().filter((snapshot) => snapshot.matches('complete')) : []
@@ -214,3 +213,14 @@ export function createCachePart(options: CachePartOptions) {
 }
 
 export type CachePart = ReturnType<typeof createCachePart>
+
+type Children = Record<string, AnyActorRef | undefined>
+const childrenOf = (actor: AnyActorRef | undefined): Array<[string, AnyActorRef]> =>
+  Object.entries((actor?.getSnapshot() as { children?: Children } | undefined)?.children ?? {}).filter((pair): pair is [string, AnyActorRef] => pair[1] !== undefined)
+
+/** Every `cacheEntry:<key>` actor of a `cache` actor (they live in its `cacheShard:<xx>` children). */
+export function cacheEntryRefs(cache: AnyActorRef | undefined): AnyActorRef[] {
+  return childrenOf(cache)
+    .filter(([id]) => id.startsWith('cacheShard:'))
+    .flatMap(([, shard]) => childrenOf(shard).filter(([id]) => id.startsWith('cacheEntry:')).map(([, entry]) => entry))
+}

@@ -146,7 +146,7 @@ describe('hls cache with real ffmpeg', () => {
       const engine = await startEngineKit({ store: restarted.part.store! })
       await kit.engine.close()
       kit.engine = engine
-      expect(restarted.part.status()).toMatchObject({ entries: 1 })
+      await waitUntil(() => restarted.part.status().entries === 1, 10_000, 'the entry found at start')
       const session = startSession(engine, 'again', source, { quality: '480p' })
       expect((await session.ready).cacheHit).toBe(false)
       await waitUntil(() => restarted.part.status().entries === 1 && restarted.part.status().misses === 1, 60_000, 'the re-encoded entry')

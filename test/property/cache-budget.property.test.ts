@@ -2,8 +2,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, type AnyActorRef } from 'xstate'
 import { cacheMachine } from '../../src/machines/cache.machine.js'
+import { cacheShardMachine } from '../../src/machines/cache-shard.machine.js'
 import { cacheEntryMachine, type CacheOpenRequest, type CacheOutcome, type VerifyOutcome } from '../../src/machines/cache-entry.machine.js'
 import { planEviction } from '../../src/machines/cache-budget.js'
+import { cacheEntryRefs } from '../../src/system/cache-part.js'
 
 // The budget model of docs/hls-cache.md, on the real `cache` and `cacheEntry` machines: two
 // "daemons" share one model of the cache dir (entries, and writer locks that die with their
@@ -58,7 +60,13 @@ class ModelDir {
     })
     return cacheMachine.provide({
       actors: {
-        entry,
+        shard: cacheShardMachine.provide({ actors: { entry } }),
+        removeMany: fromPromise(async ({ input }: { input: { keys: string[] } }) => {
+          for (const key of input.keys) {
+            if (this.locks.has(key)) continue
+            this.entries.delete(key)
+          }
+        }),
         scan: fromPromise(async () => {
           const found = []
           for (const [key, value] of this.entries) {
@@ -95,8 +103,7 @@ interface Held { key: string; outcome: CacheOutcome; written: boolean }
 interface Daemon { actor: AnyActorRef; answers: Map<string, CacheOutcome>; held: Map<number, Held> }
 
 function entrySnapshots(actor: AnyActorRef) {
-  const children = (actor.getSnapshot() as { children: Record<string, AnyActorRef | undefined> }).children
-  return Object.values(children).filter((child): child is AnyActorRef => child !== undefined && child.id.startsWith('cacheEntry:')).map((child) => child.getSnapshot() as { status: string; value: unknown; matches(value: unknown): boolean; context: { bytes: number; pins: string[] } })
+  return cacheEntryRefs(actor).map((child) => child.getSnapshot() as { status: string; value: unknown; matches(value: unknown): boolean; context: { bytes: number; pins: string[] } })
 }
 
 describe('hls cache budget model', () => {
