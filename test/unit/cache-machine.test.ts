@@ -34,7 +34,9 @@ describe('cache actor', () => {
     const logic = cacheMachine.provide({
       actors: {
         scan: fromPromise(async () => [{ key: 'aa000001', bytes: 600, lastUsedAt: 5 }, { key: 'bb000002', bytes: 600, lastUsedAt: 1 }, { key: 'cc000003', bytes: 300, lastUsedAt: 3 }]),
-        removeMany: fromPromise(async ({ input }: { input: { keys: string[] } }) => void removed.push(input.keys)),
+        removeMany: fromPromise<void, { keys: string[] }>(async ({ input }) => {
+          removed.push(input.keys)
+        }),
       },
     })
     const actor = createActor(logic, { input: { budgetBytes: 1_000, statsLogIntervalMs: 86_400_000 } })
