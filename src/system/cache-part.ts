@@ -11,6 +11,7 @@ import { cacheIdentity } from '../services/cache/cache-key.js'
 import { createCacheDisk, type CacheDisk, type CommitPayload } from '../services/cache/cache-disk.js'
 import { createDirectorySegmentStore, type SegmentStore, type SegmentStoreEntry } from '../services/hls/segment-store.js'
 import type { AdminRoute } from '../server/admin-server.js'
+import type { CacheStatus } from '../services/cache/cache-status.js'
 
 // The persistent HLS segment cache as a part of the agent (issue 11, docs/hls-cache.md): the
 // `cache` child of the root with its `cacheEntry:<key>` children, the SegmentStore the HLS engine
@@ -18,16 +19,7 @@ import type { AdminRoute } from '../server/admin-server.js'
 // `media-agent cache status|clear`. `enabled = false`: no actor, no store (the engine's plain
 // session directories), nothing read or written in the cache dir.
 
-export interface CacheStatus {
-  enabled: boolean
-  dir: string
-  budgetBytes: number
-  sizeBytes: number
-  entries: number
-  pinned: number
-  hits: number
-  misses: number
-}
+export type { CacheStatus } from '../services/cache/cache-status.js'
 
 export interface CachePartOptions {
   config: Pick<AgentConfig, 'downloads' | 'testing'>

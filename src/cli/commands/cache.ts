@@ -3,21 +3,12 @@ import { AgentCommand } from '../options.js'
 import { adminClient } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { isAgentError } from '../../errors.js'
+import type { CacheClearReply, CacheStatus } from '../../services/cache/cache-status.js'
 
 // `media-agent cache status [--json]` and `media-agent cache clear` (protocol.md 7.1): thin
 // clients of the daemon's `GET /api/cache` and `POST /api/cache/clear` (src/system/cache-part.ts).
 
-interface CacheStatusReply {
-  enabled: boolean
-  dir: string
-  budgetBytes: number
-  sizeBytes: number
-  entries: number
-  pinned: number
-  hits: number
-  misses: number
-  removed?: number
-}
+type CacheStatusReply = CacheStatus & Partial<Pick<CacheClearReply, 'removed'>>
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
 

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { writeFileAtomic } from '../state/atomic-file.js'
 import { agentVersion } from '../../version.js'
 import { cacheKeyPattern } from './cache-key.js'
+import type { SegmentStoreOutput } from '../hls/segment-store.js'
 import { acquireWriterLock, lockHeld, type WriterLock } from './writer-lock.js'
 import { completeMarker, entryMetaFile, verifyEntry, type EntryMeta, type VerifyResult } from './verify-entry.js'
 
@@ -20,19 +21,11 @@ import { completeMarker, entryMetaFile, verifyEntry, type EntryMeta, type Verify
 
 export interface ScannedEntry { key: string; bytes: number; lastUsedAt: number }
 
-export interface CommitPayload {
+/** A session's finished output (its `sub-<k>.vtt` already in the entry), and what the entry is of. */
+export interface CommitPayload extends SegmentStoreOutput {
   source: string
   quality: string
   audioIndex: number
-  durationSeconds: number
-  frameRate: number | undefined
-  /** Closed file of seg-<i> for every i (from the newest run that has it). */
-  segmentPaths: string[]
-  initPath: string
-  master: string
-  index: string
-  /** Subtitle renditions; their `sub-<k>.vtt` is already in the entry (extracted there). */
-  subtitles: Array<{ index: number; playlist: string }>
 }
 
 export interface CacheDisk {

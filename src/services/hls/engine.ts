@@ -676,7 +676,14 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         if (live.stopping) return
         const opening = store.open({ sessionId, source: sourceId, quality: String(session.quality), audioIndex: session.audioIndex ?? 0, cacheId: session.cacheId })
         live.opening = opening.catch(() => undefined)
-        live.entry = await opening
+        try {
+          live.entry = await opening
+        } catch (err) {
+          // No directory to write into (a full or read-only disk): the session fails with the reason.
+          live.log.error({ err }, 'hls session has no directory to write into')
+          if (!live.stopping) safely(live, () => live.events.onFailed(err instanceof Error ? err : new TranscodeFailedError(String(err))))
+          return
+        }
         if (live.stopping) return
         if (live.entry.cacheHit) {
           // A verified complete entry: ready as soon as the session starts (contract 3, 6.3).
