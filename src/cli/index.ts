@@ -9,6 +9,7 @@ import { StatechartsCommand } from './commands/statecharts.js'
 import { UpdateCommand } from './commands/update.js'
 import { ProbeHwaccelCommand } from './commands/probe-hwaccel.js'
 import { FunnelOffCommand, FunnelOnCommand, FunnelStatusCommand } from './commands/funnel.js'
+import { CacheClearCommand, CacheStatusCommand } from './commands/cache.js'
 
 export function buildCli(): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false })
@@ -24,6 +25,8 @@ export function buildCli(): Cli {
   cli.register(FunnelOnCommand)
   cli.register(FunnelOffCommand)
   cli.register(FunnelStatusCommand)
+  cli.register(CacheStatusCommand)
+  cli.register(CacheClearCommand)
   return cli
 }
 

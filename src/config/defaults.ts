@@ -145,6 +145,14 @@ export const thumbnailMaxBytes = 16 * MiB
 export const hlsCacheEnabled = true
 export const hlsCacheSizeGb = 5
 export const hlsCacheDir = '~/.cache/media-agent/hls'
+/** `size_gb` is in decimal gigabytes (protocol.md 7.1: `0.05` is 50 MB). */
+export const hlsCacheBytesPerGb = 1_000_000_000
+/** The one log line with hits, misses, bytes and entries (contract 2.6). */
+export const hlsCacheStatsLogIntervalMs = 24 * 3600_000
+/** A lookup unanswered this long (the cache actor restarting) transcodes uncached. */
+export const hlsCacheLookupTimeoutMs = 15_000
+/** `cache clear` waits at most this long for the removals before it answers. */
+export const hlsCacheClearWaitMs = 30_000
 
 // ---- torrents ---------------------------------------------------------------------------------
 export const downloadsDir = '~/Downloads/media-agent'

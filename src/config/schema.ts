@@ -60,7 +60,7 @@ export interface AgentConfig {
 type NumericKeys<T> = { [K in keyof T]: T[K] extends number ? K : never }[keyof T]
 
 // Unit constants, and numbers that have a real config key, are not test hooks.
-const notTimingKeys = ['MiB', 'GiB', 'adminBodyLimitBytes', 'streamServerPort', 'hlsCacheSizeGb', 'seedRatio', 'torrentPort'] as const
+const notTimingKeys = ['MiB', 'GiB', 'adminBodyLimitBytes', 'streamServerPort', 'hlsCacheSizeGb', 'hlsCacheBytesPerGb', 'seedRatio', 'torrentPort'] as const
 
 /** A numeric constant of defaults.ts that `[testing]` may override. */
 export type TimingKey = Exclude<NumericKeys<typeof defaults>, (typeof notTimingKeys)[number]>

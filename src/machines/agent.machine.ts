@@ -65,6 +65,8 @@ export type AgentEvent =
   | { type: `xstate.error.actor.${string}`; error: unknown }
 
 export type AgentChildName = 'tasks' | 'upgrade' | 'controlPlane'
+  // Issue 11: the HLS segment cache (absent from `children` when [downloads.hls_cache] enabled = false).
+  | 'cache'
   // Issue 12: hardware encoder detection, before the control plane (its register waits for the diagnostic).
   | 'encoders'
   // Issue 14: the stream server's addresses and the public tunnel, both reported by every sync.
@@ -106,6 +108,8 @@ export const agentMachine = setup({
     encoders: unbound('encoders') as AnyActorLogic,
     addresses: unbound('addresses') as AnyActorLogic,
     funnel: unbound('funnel') as AnyActorLogic,
+    // The HLS segment cache (issue 11): absent from `children` when [downloads.hls_cache] enabled = false.
+    cache: unbound('cache') as AnyActorLogic,
     session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },

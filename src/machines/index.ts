@@ -3,6 +3,9 @@
 import type { AnyStateMachine } from 'xstate'
 import { addressesMachine } from './addresses.machine.js'
 import { agentMachine } from './agent.machine.js'
+import { cacheMachine } from './cache.machine.js'
+import { cacheEntryMachine } from './cache-entry.machine.js'
+import { cacheShardMachine } from './cache-shard.machine.js'
 import { controlPlaneMachine } from './control-plane.machine.js'
 import { downlinkMachine } from './downlink.machine.js'
 import { encodersMachine } from './encoders.machine.js'
@@ -16,6 +19,9 @@ import { upgradeMachine } from './upgrade.machine.js'
 export const machines: Record<string, AnyStateMachine> = {
   addresses: addressesMachine,
   agent: agentMachine,
+  cache: cacheMachine,
+  cacheEntry: cacheEntryMachine,
+  cacheShard: cacheShardMachine,
   controlPlane: controlPlaneMachine,
   downlink: downlinkMachine,
   encoders: encodersMachine,

@@ -6,6 +6,7 @@ import type { HlsEncoder } from '../services/ffmpeg/hls-args.js'
 import { timing } from '../config/schema.js'
 import type { Closer } from './create-system.js'
 import type { EncodersPart } from './encoders-part.js'
+import type { SegmentStore } from '../services/hls/segment-store.js'
 
 // HLS transcoding as a part of the agent (issue 6, docs/hls.md). Without ffmpeg the agent still
 // runs: direct play works and an hls session fails with a clear reason.
@@ -15,6 +16,8 @@ export function createHlsPart(options: {
   logger: Logger
   /** Issue 12: the encoder of each session from the hardware detection, and its runtime fallback. */
   encoders?: Pick<EncodersPart, 'encoderFor' | 'encoderFailed'>
+  /** Issue 11: the persistent segment cache, when enabled. */
+  store?: SegmentStore | undefined
 }): { engine: HlsEngine | undefined; closers: Closer[] } {
   const { config } = options
   const log = options.logger.child({ component: 'hls' })
@@ -37,6 +40,8 @@ export function createHlsPart(options: {
     encoder,
     ...(encoders ? { encoderFor: () => encoders.encoderFor(), onEncoderFailed: (failed: HlsEncoder, reason: string) => encoders.encoderFailed(failed, reason) } : {}),
     readinessDeadlineMs: timing(config, 'readinessDeadlineMs'),
+    // The persistent segment cache (issue 11) when enabled; else plain session directories.
+    ...(options.store ? { store: options.store } : {}),
   })
   return { engine, closers: [{ name: 'hls engine', close: () => engine.stopAll() }] }
 }

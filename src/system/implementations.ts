@@ -17,6 +17,7 @@ import { createEncodersPart, type EncodersPartOptions } from './encoders-part.js
 import { createFunnelPart } from './funnel-part.js'
 import { createAddressesPart } from './addresses-part.js'
 // ---- end funnel and addresses ----
+import { createCachePart } from './cache-part.js'
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -178,8 +179,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   const upgrade = await createUpgradePart({ config, logger, api: controlPlane.api, actor: () => root?.system.get('upgrade'), requestSync, syncCycles: () => syncCycles })
   // ---- end upgrade ----
 
+  // ---- HLS segment cache (issue 11, docs/hls-cache.md) ----
+  const cache = createCachePart({ config, logger })
+  // ---- end HLS segment cache ----
+
   // ---- sessions and stream server (issue 5) ----
-  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, encoders })
+  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, encoders, store: cache.store })
   const sessions = await startSessionPart({
     config,
     logger,
@@ -202,6 +207,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       { name: 'encoders', logic: encoders.logic, input: encoders.input },
       { name: 'addresses', logic: addresses.logic, input: addresses.input },
       { name: 'funnel', logic: funnel.logic, input: funnel.input },
+      ...(cache.enabled ? [{ name: 'cache' as const, logic: cache.logic, input: cache.input }] : []),
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
@@ -217,11 +223,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       encoders.attach(() => agent.system.get('encoders'))
       funnel.attach(() => agent.system.get('funnel'))
       addresses.attach(() => agent.system.get('addresses'))
+      cache.attach(() => agent.system.get('cache'))
     },
     closers: [...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes],
+    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes],
     exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),

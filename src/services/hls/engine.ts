@@ -33,6 +33,7 @@ import type { SourceGeometry } from './quality-ladder.js'
 import { codecsString, masterPlaylist, mediaPlaylist, planSegments, subtitlePlaylist, type SegmentPlan } from './playlists.js'
 import { startWatchedProcess, type ManagedProcess } from './process.js'
 import { createDirectorySegmentStore, type SegmentStore, type SegmentStoreEntry } from './segment-store.js'
+import { readFile } from 'node:fs/promises'
 
 export type { HlsEncoder } from '../ffmpeg/hls-args.js'
 
@@ -179,6 +180,12 @@ interface LiveSession {
   /** The chosen encoder's resolution cap (issue 12); undefined: none. */
   maxHeight: number | undefined
   entry: SegmentStoreEntry | undefined
+  /** The store's answer, awaited by stop() so an entry opened late is still released. */
+  opening: Promise<unknown> | undefined
+  /** A cache HIT: the entry's files are served as they are; no probe, no ffmpeg. */
+  hit: boolean
+  /** The finished output was handed to the cache entry (once). */
+  committed: boolean
   probe: ProbeResult | undefined
   probeError: Error | undefined
   /** Run 0 started before the probe answered, until the ffmpeg actor adopts it (or it is discarded). */
@@ -302,6 +309,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   }
 
   const stateOf = (live: LiveSession): string => {
+    if (live.hit) return 'cached'
     const snapshot = live.actor?.getSnapshot()
     if (!snapshot) return 'starting'
     if (snapshot.status === 'done') return String(snapshot.value)
@@ -331,33 +339,47 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     return (await locateInit(live)) !== undefined
   }
 
+  /** A HIT serves the entry's own files: the playlists, init.mp4, segments and subtitles it was committed with. */
+  const resolveCached = async (live: LiveSession, name: string): Promise<HlsResource | undefined> => {
+    const path = join(live.entry!.dir, name)
+    if (name.endsWith('.m3u8')) {
+      const body = await readFile(path, 'utf8').catch(() => undefined)
+      return body === undefined ? undefined : { kind: 'text', body, contentType: 'application/vnd.apple.mpegurl' }
+    }
+    if (!(await exists(path))) return undefined
+    const contentType = name === 'init.mp4' ? 'video/mp4' : name.endsWith('.vtt') ? 'text/vtt; charset=utf-8' : 'video/iso.segment'
+    return { kind: 'file', path, contentType, immutable: true }
+  }
+
+  const masterBody = (live: LiveSession): string => {
+    const { geometry, summary } = live.firstArgs!
+    const probe = live.probe!
+    const hasAudio = probe.audio.length > 0
+    const videoKbps = geometry.videoBitrateKbps ?? estimateKbps(geometry.width, geometry.height)
+    return masterPlaylist({
+      bandwidth: (videoKbps + (hasAudio ? 160 : 0)) * 1000,
+      width: geometry.width,
+      height: geometry.height,
+      codecs: codecsString(summary.level === 'auto' ? undefined : summary.level, hasAudio),
+      frameRate: probe.video.frameRate,
+      subtitles: live.textSubtitles.map((subtitle) => ({
+        index: subtitle.index,
+        name: subtitle.title ?? subtitle.language ?? `Subtitle ${subtitle.index + 1}`,
+        language: subtitle.language,
+        default: false,
+      })),
+    })
+  }
+
   const resolve = async (sessionId: string, name: string, signal: AbortSignal): Promise<HlsResource | undefined> => {
     const live = sessions.get(sessionId)
+    if (live?.hit && !live.stopping) return resolveCached(live, name)
     if (!live || live.stopping || !live.plan || !live.firstArgs || !live.probe) return undefined
     if (name === 'master.m3u8' || name === 'index.m3u8') {
       // Playlists appear with the first segment, so a player's HEAD probe sees readiness.
       if (!(await isReadyNow(live))) return undefined
       if (name === 'index.m3u8') return { kind: 'text', body: mediaPlaylist(live.plan), contentType: 'application/vnd.apple.mpegurl' }
-      const { geometry, summary } = live.firstArgs
-      const hasAudio = live.probe.audio.length > 0
-      const videoKbps = geometry.videoBitrateKbps ?? estimateKbps(geometry.width, geometry.height)
-      return {
-        kind: 'text',
-        contentType: 'application/vnd.apple.mpegurl',
-        body: masterPlaylist({
-          bandwidth: (videoKbps + (hasAudio ? 160 : 0)) * 1000,
-          width: geometry.width,
-          height: geometry.height,
-          codecs: codecsString(summary.level === 'auto' ? undefined : summary.level, hasAudio),
-          frameRate: live.probe.video.frameRate,
-          subtitles: live.textSubtitles.map((subtitle) => ({
-            index: subtitle.index,
-            name: subtitle.title ?? subtitle.language ?? `Subtitle ${subtitle.index + 1}`,
-            language: subtitle.language,
-            default: false,
-          })),
-        }),
-      }
+      return { kind: 'text', contentType: 'application/vnd.apple.mpegurl', body: masterBody(live) }
     }
     if (name === 'init.mp4') {
       const path = await locateInit(live)
@@ -407,6 +429,39 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     }
     live.subtitlesFinished = true
     live.written.emit('written')
+    await commitWhenWhole(live)
+  }
+
+  /**
+   * A session writing into a cache entry hands over its output once the whole duration is closed
+   * (every segment in some run, every text subtitle extracted: the subtitle gate) and no ffmpeg
+   * runs. A session that ends before (a seek past unwritten segments, a stop) never commits, and
+   * the cache discards the entry (protocol.md 7.1).
+   */
+  const commitWhenWhole = async (live: LiveSession): Promise<void> => {
+    const entry = live.entry
+    if (!entry?.commit || live.committed || live.stopping || !live.plan || !live.probe || !live.subtitlesFinished) return
+    if (stateOf(live) !== 'complete') return
+    if (!live.textSubtitles.every((track) => live.subtitlesDone.has(track.index))) return
+    const segmentPaths: string[] = []
+    for (let index = 0; index < live.plan.count; index++) {
+      const path = await locateSegment(live, index)
+      if (!path) return
+      segmentPaths.push(path)
+    }
+    const initPath = await locateInit(live)
+    if (!initPath || live.committed || live.stopping) return
+    live.committed = true
+    const duration = live.probe.durationSeconds
+    safely(live, () => entry.commit!({
+      durationSeconds: duration,
+      frameRate: live.probe!.video.frameRate,
+      segmentPaths,
+      initPath,
+      master: masterBody(live),
+      index: mediaPlaylist(live.plan!),
+      subtitles: live.textSubtitles.map((track) => ({ index: track.index, playlist: subtitlePlaylist(track.index, duration) })),
+    }))
   }
 
   const spawnFfmpeg = (live: LiveSession, run: number, args: string[]): ManagedProcess => {
@@ -463,11 +518,10 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           const ended = () => {
             if (live.stopping || signal.aborted) throw new ProbeFailedError('the session ended while it was being probed')
           }
-          const entry = await store.open({ sessionId: live.sessionId, source: live.sourceId, quality: String(live.session.quality), audioIndex: live.session.audioIndex ?? 0, cacheId: live.session.cacheId })
-          live.entry = entry
+          const entry = live.entry!
           ended()
           // ffmpeg starts now on assumed facts, ffprobe beside it (docs/hls.md "Starting before the probe").
-          const speculating = entry.cacheHit ? Promise.resolve() : speculate(live, entry).catch((err: unknown) => live.log.warn({ err }, 'could not start ffmpeg before the probe'))
+          const speculating = speculate(live, entry).catch((err: unknown) => live.log.warn({ err }, 'could not start ffmpeg before the probe'))
           // A minted URL changes with every token: its probe is cached under the source's identity.
           const input = live.sourceNow()
           const probeCacheId = live.session.cacheId ?? (live.minted ? `source|${live.sourceId}` : undefined)
@@ -629,6 +683,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       if (live.actor?.getSnapshot().status === 'active') live.actor.send({ type: 'STOP' })
       live.actor?.stop()
       for (const proc of live.processes) proc.kill()
+      await live.opening
       await live.probing
       for (const proc of live.processes) proc.kill()
       await Promise.all([...live.processes].map((proc) => proc.exited))
@@ -651,7 +706,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         minted: typeof source !== 'string',
         log: log.child({ sessionId, source: redact(sourceId) }),
         encoder: defaultEncoder, maxHeight: undefined,
-        entry: undefined, probe: undefined, probeError: undefined, speculation: undefined, firstStart: undefined, plan: undefined, firstArgs: undefined,
+        entry: undefined, opening: undefined, hit: false, committed: false, probe: undefined, probeError: undefined, speculation: undefined, firstStart: undefined, plan: undefined, firstArgs: undefined,
         textSubtitles: [], subtitlesDone: new Set(), subtitlesFinished: false,
         runs: new Map(), processes: new Set(), actor: undefined, readySeen: false, stopping: undefined, probing: undefined, subtitling: undefined,
         written: new EventEmitter(),
@@ -661,6 +716,25 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       const start = async (): Promise<void> => {
         if (previous) await stopSession(previous)
         if (live.stopping) return
+        const opening = store.open({ sessionId, source: sourceId, quality: String(session.quality), audioIndex: session.audioIndex ?? 0, cacheId: session.cacheId })
+        live.opening = opening.catch(() => undefined)
+        try {
+          live.entry = await opening
+        } catch (err) {
+          // No directory to write into (a full or read-only disk): the session fails with the reason.
+          live.log.error({ err }, 'hls session has no directory to write into')
+          if (!live.stopping) safely(live, () => live.events.onFailed(err instanceof Error ? err : new TranscodeFailedError(String(err))))
+          return
+        }
+        if (live.stopping) return
+        if (live.entry.cacheHit) {
+          // A verified complete entry: ready as soon as the session starts (contract 3, 6.3).
+          live.hit = true
+          live.readySeen = true
+          live.log.info({}, 'hls session ready: cache hit')
+          safely(live, () => live.events.onReady({ cacheHit: true }))
+          return
+        }
         if (options.encoderFor) {
           const choice = await options.encoderFor()
           live.encoder = choice.encoder
@@ -677,7 +751,12 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           systemId: `hls-${sessionId}`,
         })
         live.actor = actor
-        actor.subscribe({ error: (err) => live.log.error({ err }, 'hls transcode actor failed') })
+        actor.subscribe({
+          next: (snapshot) => {
+            if (live.entry?.commit && !live.committed && snapshot.matches({ active: { work: 'complete' } })) void commitWhenWhole(live).catch((err: unknown) => live.log.warn({ err }, 'could not hand the output to the cache'))
+          },
+          error: (err) => live.log.error({ err }, 'hls transcode actor failed'),
+        })
         actor.start()
       }
       // Never blocks the caller (contract 4.3.7): everything runs in the background.
