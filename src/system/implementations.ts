@@ -15,6 +15,7 @@ import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
 import { createSessionReportLedger, fileCompleteIn, startSessionPart, type SessionPartOptions } from './session-bindings.js'
 // ---- end sessions and stream server ----
+import { createMetricsPart } from './metrics-part.js'
 
 // The one wiring module (after Tailscale's tsd): builds every service from the config and binds
 // it to the machine that uses it. Tests build parts of their own instead.
@@ -60,6 +61,10 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   const post = (deliver: () => void) => queueMicrotask(deliver)
   const requestSync = (reason: string) => post(() => root?.system.get('controlPlane')?.send({ type: 'controlPlane.changed', reason }))
   const tasks = createTasksPart({ config, logger, changed: requestSync, ...deps.tasks })
+  // ---- metrics (issue 18, docs/operations.md): one registry the other parts feed ----
+  const metricsPart = createMetricsPart({ tasks })
+  const { metrics } = metricsPart
+  // ---- end metrics ----
 
   const source: SyncStateSource = {
     collect: () => ({
@@ -133,7 +138,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   })
 
   // ---- sessions and stream server (issue 5) ----
-  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger })
+  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, metrics })
   const sessions = await startSessionPart({
     config,
     logger,
@@ -145,6 +150,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     // Issue 6: an HLS input served over loopback while downloading reads the file once complete.
     fileComplete: fileCompleteIn(tasks),
     hlsEngine: hls.engine,
+    metrics,
     ...deps.sessions,
   })
   // ---- end sessions and stream server ----
@@ -164,11 +170,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     attach: (agent) => {
       root = agent
       tasks.attach(() => agent.system.get('tasks'))
+      metricsPart.attach(agent)
     },
     closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [],
+    adminRoutes: [...metricsPart.adminRoutes],
     status: () => ({
       activeTaskCount: tasks.activeCount(),
       tasks: tasks.reports(),
