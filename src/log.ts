@@ -1,7 +1,8 @@
 import { fstatSync } from 'node:fs'
 import { format } from 'node:util'
 import { pino, type Logger, type LevelWithSilent, type LoggerOptions as PinoOptions } from 'pino'
-import pretty from 'pino-pretty'
+import { createRequire } from 'node:module'
+import type PinoPretty from 'pino-pretty'
 import { colorWanted } from './terminal.js'
 
 export type { Logger }
@@ -34,6 +35,8 @@ export function createRootLogger(options: LoggerOptions = {}): Logger {
   const wantPretty = options.pretty ?? isTty
   const base: PinoOptions = { level, redact: { paths: redactPaths, censor: '[redacted]' }, base: { pid: process.pid } }
   if (wantPretty) {
+    // Loaded only for a terminal: a daemon logging JSON never holds it (~10 MiB).
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty
     const stream = pretty({ destination: destination as NodeJS.WritableStream, sync: true, colorize: colorWanted(destination as { isTTY?: boolean }, env), ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
     return pino(base, stream)
   }

@@ -1,7 +1,8 @@
 import type { Logger } from '../log.js'
 import type { AgentConfig } from '../config/schema.js'
 import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
-import { createHlsEngine, type HlsEngine, type HlsEngineOptions } from '../services/hls/engine.js'
+import type { HlsEngine, HlsEngineOptions } from '../services/hls/engine.js'
+import { lazyHlsEngine } from '../services/hls/lazy-engine.js'
 import type { HlsEncoder } from '../services/ffmpeg/hls-args.js'
 import { timing } from '../config/schema.js'
 import type { Closer } from './create-system.js'
@@ -21,7 +22,8 @@ export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' |
   }
   // Picking a hardware encoder by test-encoding is another capability; `auto` means libx264 here.
   const encoder: HlsEncoder = config.transcode.encoder === 'auto' ? 'libx264' : config.transcode.encoder
-  const engine = createHlsEngine({
+  // Imported with the first HLS session (lazy-engine.ts): an idle agent does not hold it.
+  const engine = lazyHlsEngine(async () => (await import('../services/hls/engine.js')).createHlsEngine({
     ffmpegPath,
     ffprobePath: config.transcode.ffprobePath || undefined,
     // Session directories live beside the segment cache: the disk the user chose for it.
@@ -30,6 +32,6 @@ export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' |
     encoder,
     readinessDeadlineMs: timing(config, 'readinessDeadlineMs'),
     ...(options.metrics ? { metrics: options.metrics } : {}),
-  })
+  }))
   return { engine, closers: [{ name: 'hls engine', close: () => engine.stopAll() }] }
 }
