@@ -7,6 +7,8 @@
 //
 // - rssMiB: resident set at the end of the window; peakRssMiB: VmHWM, the high-water mark
 //   since the process started (the start-up peak).
+// - anonMiB: the anonymous (private) part of rssMiB; the rest is file-backed, mostly the node
+//   binary's own pages (bare Node 24 touches ~31 MiB of them), shared with every node process.
 // - heapUsedMiB: V8's used heap at the end, from the agent's own /metrics (null if it has none).
 // - cpuSeconds: user + system CPU over the window.
 // - wakeupsPerMinute: context switches (voluntary + involuntary) of every thread of the process
@@ -39,6 +41,11 @@ async function statusField(pid: number, field: string): Promise<number> {
   const match = new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)
   if (match === null) throw new Error(`no ${field} in /proc/${pid}/status`)
   return Number(match[1])
+}
+
+async function anonymousKiB(pid: number): Promise<number> {
+  const match = /^Anonymous:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'))
+  return match === null ? Number.NaN : Number(match[1])
 }
 
 async function cpuTicks(pid: number): Promise<number> {
@@ -101,6 +108,7 @@ export async function main(): Promise<void> {
     const switches = (await contextSwitches(pid)) - switchesBefore
     const rssMiB = (await statusField(pid, 'VmRSS')) / 1024
     const peakRssMiB = (await statusField(pid, 'VmHWM')) / 1024
+    const anonMiB = (await anonymousKiB(pid)) / 1024
     const heap = await heapUsed(`http://127.0.0.1:${adminPort}`, join(dir, 'state', 'admin.token'))
     process.stdout.write(`${JSON.stringify({
       bench: 'idle',
@@ -111,6 +119,7 @@ export async function main(): Promise<void> {
       windowSeconds,
       rssMiB: round(rssMiB, 1),
       peakRssMiB: round(peakRssMiB, 1),
+      anonMiB: round(anonMiB, 1),
       heapUsedMiB: heap === null ? null : round(heap / MiB, 1),
       cpuSeconds: round(cpuSeconds),
       wakeupsPerMinute: Math.round((switches * 60) / windowSeconds),

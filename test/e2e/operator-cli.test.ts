@@ -1,13 +1,12 @@
 // The first minutes of a new operator (issue 18, protocol.md 7.7): `init`, `config check`, the
 // access token from the environment or a file, and the CLI run as another user than the daemon.
 // Every command runs as the built CLI in a child process, so exit codes are the real ones.
-import { spawn } from 'node:child_process'
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseConfigText } from '../../src/config/load.js'
-import { cliPath, runCli } from '../helpers/daemon.js'
+import { runCli } from '../helpers/daemon.js'
 
 let dir: string
 
@@ -154,16 +153,5 @@ describe('the CLI as another user than the daemon', () => {
 })
 
 function runAs(uid: number, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, cliPath, ...args], {
-      env: { ...process.env, ...clean, HOME: '/nonexistent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => { stdout += chunk })
-    child.stderr.on('data', (chunk) => { stderr += chunk })
-    child.once('error', reject)
-    child.once('exit', (code) => resolve({ code, stdout, stderr }))
-  })
+  return runCli(args, { ...clean, HOME: '/nonexistent' }, ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'])
 }
