@@ -83,6 +83,18 @@ describe('media-agent config check', () => {
   })
 })
 
+describe('usage errors', () => {
+  it('exit 2 with the message on stderr and nothing on stdout, for an unknown command or a bad option value', async () => {
+    const unknown = await runCli(['frobnicate'], clean)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('Command not found')
+    expect(unknown.stdout).toBe('')
+    const badLevel = await runCli(['config', 'check', '--log-level', 'loud'], clean)
+    expect(badLevel.code).toBe(2)
+    expect(badLevel.stderr).toContain('--log-level must be one of')
+  })
+})
+
 describe('the access token from the environment or a file', () => {
   it('takes MEDIA_AGENT_ACCESS_TOKEN first, then access_token_file (one trailing newline dropped), then access_token', async () => {
     const tokenFile = join(dir, 'token')

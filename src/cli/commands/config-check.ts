@@ -19,6 +19,7 @@ export class ConfigCheckCommand extends AgentCommand {
   })
 
   async execute(): Promise<number> {
+    this.level() // a wrong --log-level is a usage error here as everywhere
     const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
     if (typeof loaded === 'number') return loaded
     for (const warning of loaded.warnings) this.context.stderr.write(`media-agent: warning: ${warning}\n`)
