@@ -33,21 +33,24 @@ export class ConfigCheckCommand extends AgentCommand {
   }
 }
 
-/** The config as TOML tables again: snake_case keys, `listen` as one string, secrets redacted. */
+/**
+ * The config as TOML tables again: snake_case keys, `listen` as one string, every secret redacted:
+ * any string under a key ending in token, secret, password or private_key (keys later versions
+ * add are covered too), whatever its table.
+ */
 export function effectiveToml(config: AgentConfig): Record<string, unknown> {
   const { accessTokenSource: _source, ...server } = config.server
   const { host, port } = config.admin.listen
-  const shaped: Record<string, unknown> = {
-    ...config,
-    server: { ...server, accessToken: server.accessToken === '' ? '' : redacted, ...(server.signingSecret !== undefined ? { signingSecret: redacted } : {}) },
-    admin: { listen: `${host.includes(':') ? `[${host}]` : host}:${port}` },
-  }
+  const shaped: Record<string, unknown> = { ...config, server, admin: { listen: `${host.includes(':') ? `[${host}]` : host}:${port}` } }
   if (Object.keys(config.testing).length === 0) delete shaped.testing
   return snakeKeys(shaped) as Record<string, unknown>
 }
 
-function snakeKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(snakeKeys)
+const secretKey = /(?:token|secret|password|private_key)$/
+
+function snakeKeys(value: unknown, key = ''): unknown {
+  if (typeof value === 'string' && value !== '' && secretKey.test(key)) return redacted
+  if (Array.isArray(value)) return value.map((item) => snakeKeys(item, key))
   if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [camelToSnake(key), snakeKeys(inner)]))
+  return Object.fromEntries(Object.entries(value).map(([name, inner]) => [camelToSnake(name), snakeKeys(inner, camelToSnake(name))]))
 }
