@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, statSync, readdirSync, readFileSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { envWith, supportedNodeBin } from './node-runtime.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const mode = process.argv[2] === 'test' ? 'test' : 'start'
@@ -15,8 +16,11 @@ function say(message) {
   process.stderr.write(`[setup] ${message}\n`)
 }
 
+// ---- a supported Node.js (package.json engines): provisioned into .tmp/node when the system's is older
+const nodeBin = supportedNodeBin()
+
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options })
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: envWith(nodeBin), ...options })
   if (result.status !== 0) {
     say(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`)
     process.exit(result.status ?? 1)

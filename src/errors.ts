@@ -61,6 +61,13 @@ export class DaemonNotRunningError extends AgentError {
   }
 }
 
+/** The CLI may not read the daemon's admin token: it runs as another user (issue 18). */
+export class AdminTokenAccessError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_ADMIN_TOKEN_ACCESS', message, options)
+  }
+}
+
 export class AdminAuthError extends AgentError {
   constructor(message: string, options?: AgentErrorOptions) {
     super('MA_ERR_ADMIN_AUTH', message, options)

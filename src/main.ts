@@ -1,5 +1,5 @@
 import type { LevelWithSilent } from 'pino'
-import { createRootLogger, type Logger } from './log.js'
+import { createRootLogger, logFatalErrors, routeConsoleToLogger, type Logger } from './log.js'
 import { loadConfigForCli } from './cli/load.js'
 import { startAgent, type RunningAgent } from './system/start-agent.js'
 import type { AgentConfig } from './config/schema.js'
@@ -24,6 +24,18 @@ export interface RunDaemonOptions {
 
 export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   const logger = createRootLogger({ level: options.level })
+  // Output hygiene (issue 18): stderr carries only log lines, a crash is one fatal line.
+  const restoreConsole = routeConsoleToLogger(logger)
+  const stopFatal = logFatalErrors(logger)
+  try {
+    return await runWithLogger(options, logger)
+  } finally {
+    stopFatal()
+    restoreConsole()
+  }
+}
+
+async function runWithLogger(options: RunDaemonOptions, logger: Logger): Promise<number> {
   let config = options.config
   if (!config) {
     const loaded = await loadConfigForCli(options.configPath, options.stderr)

@@ -1,8 +1,9 @@
 import { request } from 'undici'
 import { join } from 'node:path'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
+import { userInfo } from 'node:os'
 import { adminRequestTimeoutMs, adminTokenFileName } from '../config/defaults.js'
-import { AdminAuthError, DaemonNotRunningError } from '../errors.js'
+import { AdminAuthError, AdminTokenAccessError, DaemonNotRunningError } from '../errors.js'
 import type { AgentConfig } from '../config/schema.js'
 
 // The CLI's only way into the daemon (design.md house rule 7): HTTP to the loopback admin
@@ -24,7 +25,9 @@ export function adminClient(config: AgentConfig): AdminClient {
     let token: string
     try {
       token = (await readFile(tokenFile, 'utf8')).trim()
-    } catch {
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'EACCES' || code === 'EPERM') throw await tokenAccessError(tokenFile, error)
       throw new DaemonNotRunningError(`the daemon is not running (no admin token at ${tokenFile})`)
     }
     let response
@@ -53,5 +56,27 @@ export function adminClient(config: AgentConfig): AdminClient {
     get: async <T>(path: string) => (await (await call(path, 'GET')).body.json()) as T,
     post: async <T>(path: string, body?: unknown, options?: { timeoutMs?: number }) => (await (await call(path, 'POST', body ?? {}, options?.timeoutMs)).body.json()) as T,
     getText: async (path: string) => (await call(path, 'GET')).body.text(),
+  }
+}
+
+/**
+ * The daemon runs as another user (systemd's `media-agent`, a container): say which file, whose it
+ * is, who asked, and how to get in, instead of "not running" (docs/operations.md).
+ */
+async function tokenAccessError(tokenFile: string, cause: unknown): Promise<AdminTokenAccessError> {
+  const me = `${safeUserName()} (uid ${process.getuid?.() ?? '?'})`
+  const owner = await stat(tokenFile).then((info) => `uid ${info.uid}, gid ${info.gid}, mode ${(info.mode & 0o777).toString(8).padStart(4, '0')}`, () => 'owner unknown')
+  return new AdminTokenAccessError(
+    `permission denied reading the admin token ${tokenFile} (${owner}) as ${me}: the daemon runs as another user. ` +
+      'Run this command as that user (e.g. `sudo -u media-agent media-agent status`), or pass --config with the config of a daemon you own.',
+    { cause, details: { file: tokenFile } },
+  )
+}
+
+function safeUserName(): string {
+  try {
+    return userInfo().username
+  } catch {
+    return 'this user'
   }
 }

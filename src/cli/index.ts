@@ -1,4 +1,5 @@
-import { Builtins, Cli } from 'clipanion'
+import { Builtins, Cli, UsageError, type Command } from 'clipanion'
+import { colorWanted } from '../terminal.js'
 import { agentVersion } from '../version.js'
 import { isAgentError } from '../errors.js'
 import { DaemonCommand } from './commands/daemon.js'
@@ -10,9 +11,11 @@ import { UpdateCommand } from './commands/update.js'
 import { ProbeHwaccelCommand } from './commands/probe-hwaccel.js'
 import { FunnelOffCommand, FunnelOnCommand, FunnelStatusCommand } from './commands/funnel.js'
 import { CacheClearCommand, CacheStatusCommand } from './commands/cache.js'
+import { InitCommand } from './commands/init.js'
+import { ConfigCheckCommand } from './commands/config-check.js'
 
-export function buildCli(): Cli {
-  const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false })
+export function buildCli(options: { colors?: boolean } = {}): Cli {
+  const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false, enableColors: options.colors ?? colorWanted(process.stdout) })
   cli.register(Builtins.HelpCommand)
   cli.register(Builtins.VersionCommand)
   cli.register(DaemonCommand)
@@ -27,19 +30,45 @@ export function buildCli(): Cli {
   cli.register(FunnelStatusCommand)
   cli.register(CacheStatusCommand)
   cli.register(CacheClearCommand)
+  cli.register(InitCommand)
+  cli.register(ConfigCheckCommand)
   return cli
 }
 
+/**
+ * Runs one command. Exit codes (protocol.md 7.7): 0 done, 1 failure, 2 usage (unknown command or
+ * option), 3 daemon not running, 78 configuration error; 75 belongs to the upgrade. Errors go to
+ * stderr, never stdout (clipanion's own reporting writes them to stdout).
+ */
 export async function runCli(args: string[]): Promise<number> {
-  const cli = buildCli()
+  const stdout = process.stdout
+  const stderr = process.stderr
+  const cli = buildCli({ colors: colorWanted(stdout) })
+  const context = { stdin: process.stdin, stdout, stderr, colorDepth: colorWanted(stdout) ? stdout.getColorDepth?.() ?? 8 : 1 }
+  let command: Command
   try {
-    return await cli.run(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr })
+    command = cli.process(args, context)
   } catch (error) {
-    // Typed errors are meant for people: print the message, not a stack.
-    if (isAgentError(error) && error.userVisible) {
-      process.stderr.write(`media-agent: ${error.message} [${error.code}]\n`)
+    stderr.write(cli.error(error, { colored: colorWanted(stderr) }))
+    return 2
+  }
+  const execute = command.execute.bind(command)
+  command.execute = async () => {
+    try {
+      return await execute()
+    } catch (error) {
+      // Typed errors are meant for people: print the message, not a stack.
+      if (isAgentError(error) && error.userVisible) {
+        stderr.write(`media-agent: ${error.message} [${error.code}]\n`)
+        return 1
+      }
+      if (error instanceof UsageError) {
+        stderr.write(`media-agent: ${error.message}\n`)
+        return 2
+      }
+      stderr.write(`media-agent: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
       return 1
     }
-    throw error
   }
+  return cli.run(command, context)
 }

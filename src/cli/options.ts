@@ -1,4 +1,4 @@
-import { Command, Option } from 'clipanion'
+import { Command, Option, UsageError } from 'clipanion'
 import type { LevelWithSilent } from 'pino'
 import { logLevels } from '../log.js'
 
@@ -9,7 +9,7 @@ export abstract class AgentCommand extends Command {
 
   protected level(): LevelWithSilent {
     const level = (this.logLevel ?? 'info') as LevelWithSilent
-    if (!logLevels.includes(level)) throw new Error(`--log-level must be one of ${logLevels.join(', ')}, not "${this.logLevel}"`)
+    if (!logLevels.includes(level)) throw new UsageError(`--log-level must be one of ${logLevels.join(', ')}, not "${this.logLevel}"`)
     return level
   }
 }

@@ -332,3 +332,13 @@ export const embeddedReferenceServerPort = 7880
 // ffmpeg run, subtitle extraction); it must outlast the reconnects of one run (ffmpeg reopens the
 // same URL, e.g. after `-rw_timeout` while pieces arrive).
 export const hlsInputTokenTtlSeconds = 3600
+
+// ---- operations: metrics, service install (issue 18, docs/operations.md) -------------------------
+/** prom-client's event-loop delay monitor samples at this interval (each sample wakes the process). */
+export const metricsEventLoopResolutionMs = 1_000
+/** Buckets of the wake-to-sync and first-byte histograms (seconds). */
+export const metricsLatencyBucketsSeconds: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+/** Buckets of the session-ready histogram (seconds; HLS readiness may take tens of seconds). */
+export const metricsReadyBucketsSeconds: readonly number[] = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60]
+/** `MEDIA_AGENT_ACCESS_TOKEN`: the access token, before `[server] access_token_file` and `access_token`. */
+export const accessTokenEnvVar = 'MEDIA_AGENT_ACCESS_TOKEN'

@@ -35,14 +35,27 @@ export function defaultConfigPath(env: Env = process.env, homedir: string = osHo
   return join(configHome(env, homedir), defaults.configFileName)
 }
 
-/** `$XDG_STATE_HOME/media-agent`, else `~/.local/state/media-agent`. */
+/**
+ * systemd's `StateDirectory=`/`CacheDirectory=` hand the unit its folders in `$STATE_DIRECTORY`
+ * and `$CACHE_DIRECTORY` (a colon-separated list when the unit names several; the first is ours).
+ */
+function systemdDirectory(env: Env, name: 'STATE_DIRECTORY' | 'CACHE_DIRECTORY'): string | undefined {
+  const first = env[name]?.split(':')[0]
+  return first !== undefined && first !== '' && isAbsolute(first) ? first : undefined
+}
+
+/** `$STATE_DIRECTORY` (systemd), else `$XDG_STATE_HOME/media-agent`, else `~/.local/state/media-agent`. */
 export function defaultStateDir(env: Env = process.env, homedir: string = osHomedir()): string {
+  const systemd = systemdDirectory(env, 'STATE_DIRECTORY')
+  if (systemd !== undefined) return systemd
   const base = xdgBase(env, 'XDG_STATE_HOME')
   return base === undefined ? expandHome(defaults.stateDir, homedir) : join(base, defaults.appDirName)
 }
 
-/** `$XDG_CACHE_HOME/media-agent/hls`, else `~/.cache/media-agent/hls`. */
+/** `$CACHE_DIRECTORY/hls` (systemd), else `$XDG_CACHE_HOME/media-agent/hls`, else `~/.cache/media-agent/hls`. */
 export function defaultHlsCacheDir(env: Env = process.env, homedir: string = osHomedir()): string {
+  const systemd = systemdDirectory(env, 'CACHE_DIRECTORY')
+  if (systemd !== undefined) return join(systemd, defaults.hlsCacheDirName)
   const base = xdgBase(env, 'XDG_CACHE_HOME')
   return base === undefined ? expandHome(defaults.hlsCacheDir, homedir) : join(base, defaults.appDirName, defaults.hlsCacheDirName)
 }

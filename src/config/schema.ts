@@ -1,7 +1,10 @@
 // The agent's configuration (protocol.md 5, contract 2.7): the typed shape and the validator
 // from a parsed TOML document. Every default comes from defaults.ts; path defaults that follow
 // the XDG base directories come from paths.ts.
+import { readFileSync } from 'node:fs'
 import { isIPv4, isIPv6 } from 'node:net'
+import { userInfo } from 'node:os'
+import { ConfigError } from '../errors.js'
 import * as defaults from './defaults.js'
 import { defaultDownloadsDir, defaultHlsCacheDir, defaultStateDir, expandHome, type Env } from './paths.js'
 import {
@@ -29,6 +32,8 @@ export interface AgentConfig {
     mirrors: string[]
     /** Overrides the signing secret handed out by register. */
     signingSecret?: string
+    /** Where `accessToken` came from when not from `access_token`: the variable's name or the file. */
+    accessTokenSource?: string
   }
   daemon: { downlink: DownlinkMode; stateDir: string }
   stream: { port: number; upnp: boolean; inlineReads: boolean }
@@ -117,9 +122,14 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
   const serverTable = root.section('server')
   const required = options.requireServer ? REQUIRED : ''
   const baseUrl = serverTable.read('base_url', 'an http(s) URL such as "https://media.example"', asHttpUrl, required)
+  // ---- the access token's sources, first to last (protocol.md 7.7; issue 18) ----
+  const tokenFile = serverTable.read('access_token_file', pathExpected, asPath, '')
+  const external = externalAccessToken(env, tokenFile, options.file)
   const accessToken = serverTable.read(
-    'access_token', 'a non-empty token of printable ASCII characters without spaces', asToken, required, { secret: true },
+    // With a token from elsewhere, the fresh-install file's `access_token = ""` is fine.
+    'access_token', tokenExpected, external === undefined ? asToken : (value) => (value === '' ? '' : asToken(value)), external === undefined ? required : '', { secret: true },
   )
+  // ---- end access token sources ----
   const mirrors = serverTable.readArray(
     'mirrors', { array: 'an array of http(s) URLs', item: 'an http(s) URL' }, asHttpUrl, defaults.serverMirrors,
   )
@@ -193,7 +203,8 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
 
   root.finish(removedScalars)
 
-  const server: AgentConfig['server'] = { baseUrl, accessToken, mirrors }
+  const server: AgentConfig['server'] = { baseUrl, accessToken: external?.token ?? accessToken, mirrors }
+  if (external !== undefined) server.accessTokenSource = external.source
   if (signingSecret !== '') server.signingSecret = signingSecret
   const config: AgentConfig = {
     server,
@@ -231,6 +242,50 @@ function oneOf(values: readonly string[]): string {
 // Goes into an Authorization header: anything else would fail on every request instead of here.
 const asToken = (value: unknown): string | undefined =>
   typeof value === 'string' && /^[\x21-\x7e]+$/.test(value) ? value : undefined
+const tokenExpected = 'a non-empty token of printable ASCII characters without spaces'
+
+/**
+ * The access token from the environment (`MEDIA_AGENT_ACCESS_TOKEN`), else from
+ * `[server] access_token_file` (its content, one trailing newline dropped), as containers and
+ * systemd credentials hand secrets over; undefined when neither is set.
+ */
+function externalAccessToken(env: Env, file: string, configFile: string): { token: string; source: string } | undefined {
+  const fromEnv = env[defaults.accessTokenEnvVar]
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (asToken(fromEnv) === undefined) {
+      throw new ConfigError(`Invalid ${defaults.accessTokenEnvVar} in the environment: it must be ${tokenExpected}; got a string with other characters.`, {
+        key: defaults.accessTokenEnvVar, expected: tokenExpected,
+      })
+    }
+    return { token: fromEnv, source: defaults.accessTokenEnvVar }
+  }
+  if (file === '') return undefined
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? `permission denied for ${userName()}` : (err as Error).message
+    throw new ConfigError(`Invalid config ${configFile}: server.access_token_file ${file} cannot be read: ${reason}.`, {
+      file: configFile, key: 'server.access_token_file', expected: 'a readable file holding the access token', cause: err,
+    })
+  }
+  const token = text.replace(/\r?\n$/, '')
+  if (asToken(token) === undefined) {
+    throw new ConfigError(`Invalid config ${configFile}: the file ${file} (server.access_token_file) must hold ${tokenExpected} and at most one trailing newline.`, {
+      file: configFile, key: 'server.access_token_file', expected: tokenExpected,
+    })
+  }
+  return { token, source: file }
+}
+
+function userName(): string {
+  try {
+    return `user ${userInfo().username} (uid ${process.getuid?.() ?? '?'})`
+  } catch {
+    return `uid ${process.getuid?.() ?? '?'}`
+  }
+}
 
 const listenExpected = 'a host:port string such as "127.0.0.1:7891" (IPv6 in brackets: "[::1]:7891")'
 const loopbackExpected = 'a loopback address: 127.0.0.1 (or any 127.x.x.x), [::1] or localhost, with a port from 1 to 65535'

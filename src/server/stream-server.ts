@@ -16,6 +16,7 @@ import {
 } from '../config/defaults.js'
 import { SourceMissingError, StreamServerListenError, UpstreamError } from '../errors.js'
 import type { Logger } from '../log.js'
+import type { StreamRequestSample } from '../services/metrics/metrics.js'
 import { createStreamTokenVerifier } from '../services/auth/stream-token-verifier.js'
 import { createFfmpegThumbnailer, type Thumbnailer } from '../services/ffmpeg/thumbnail.js'
 import type { RouteContext, RouteHandler } from './routes/context.js'
@@ -57,6 +58,8 @@ export interface StreamServerOptions {
    * agent's own loopback input for an HLS session whose file is still downloading (docs/hls.md).
    */
   routes?: { hls?: RouteHandler; source?: RouteHandler }
+  /** Told about every answered request (/metrics: requests, bytes, time to the response head). */
+  metrics?: { streamRequest(sample: StreamRequestSample): void }
 }
 
 export interface StreamServer {
@@ -79,6 +82,25 @@ const preflightHeaders = {
   'access-control-allow-headers': 'Range, If-Range, If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since',
   'access-control-max-age': '600',
   'content-length': '0',
+}
+
+/**
+ * Reports one request when its response ends: bytes from the socket's counter (HTTP/1.1 answers
+ * one request at a time per connection, so the difference is this response), first byte from the
+ * response head (implicit heads go through writeHead too).
+ */
+function observe(metrics: NonNullable<StreamServerOptions['metrics']>, req: IncomingMessage, res: ServerResponse, route: string, started: number): void {
+  const socket = req.socket
+  const bytesBefore = socket.bytesWritten
+  let firstByteSeconds: number | undefined
+  const writeHead = res.writeHead
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    firstByteSeconds ??= (performance.now() - started) / 1000
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+  } as typeof res.writeHead
+  res.once('close', () => {
+    metrics.streamRequest({ route, status: res.statusCode, bytes: Math.max(0, socket.bytesWritten - bytesBefore), firstByteSeconds })
+  })
 }
 
 export async function createStreamServer(options: StreamServerOptions): Promise<StreamServer> {
@@ -120,6 +142,7 @@ export async function createStreamServer(options: StreamServerOptions): Promise<
     if (log.isLevelEnabled('debug')) {
       res.once('finish', () => requestLog.debug({ method: req.method, status: res.statusCode, ms: Math.round(performance.now() - started) }, 'answered'))
     }
+    if (options.metrics) observe(options.metrics, req, res, routes.has(name) ? name : 'other', started)
 
     if (req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
       res.writeHead(204, preflightHeaders)

@@ -1,7 +1,8 @@
 import type { Logger } from '../log.js'
 import type { AgentConfig } from '../config/schema.js'
 import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
-import { createHlsEngine, type HlsEngine } from '../services/hls/engine.js'
+import type { HlsEngine, HlsEngineOptions } from '../services/hls/engine.js'
+import { lazyHlsEngine } from '../services/hls/lazy-engine.js'
 import type { HlsEncoder } from '../services/ffmpeg/hls-args.js'
 import { timing } from '../config/schema.js'
 import type { Closer } from './create-system.js'
@@ -18,6 +19,8 @@ export function createHlsPart(options: {
   encoders?: Pick<EncodersPart, 'encoderFor' | 'encoderFailed'>
   /** Issue 11: the persistent segment cache, when enabled. */
   store?: SegmentStore | undefined
+  /** Issue 18: the metrics registry the engine feeds. */
+  metrics?: HlsEngineOptions['metrics']
 }): { engine: HlsEngine | undefined; closers: Closer[] } {
   const { config } = options
   const log = options.logger.child({ component: 'hls' })
@@ -31,7 +34,8 @@ export function createHlsPart(options: {
   // Without the detection (tests building this part alone), `auto` means libx264.
   const encoder: HlsEncoder = config.transcode.encoder === 'auto' ? 'libx264' : config.transcode.encoder
   const encoders = options.encoders
-  const engine = createHlsEngine({
+  // Imported with the first HLS session (lazy-engine.ts): an idle agent does not hold it.
+  const engine = lazyHlsEngine(async () => (await import('../services/hls/engine.js')).createHlsEngine({
     ffmpegPath,
     ffprobePath: config.transcode.ffprobePath || undefined,
     // Session directories live beside the segment cache: the disk the user chose for it.
@@ -42,6 +46,7 @@ export function createHlsPart(options: {
     readinessDeadlineMs: timing(config, 'readinessDeadlineMs'),
     // The persistent segment cache (issue 11) when enabled; else plain session directories.
     ...(options.store ? { store: options.store } : {}),
-  })
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  }))
   return { engine, closers: [{ name: 'hls engine', close: () => engine.stopAll() }] }
 }

@@ -23,6 +23,7 @@ import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
 import { createSessionReportLedger, fileCompleteIn, startSessionPart, type SessionPartOptions } from './session-bindings.js'
 // ---- end sessions and stream server ----
+import { createMetricsPart } from './metrics-part.js'
 
 // The one wiring module (after Tailscale's tsd): builds every service from the config and binds
 // it to the machine that uses it. Tests build parts of their own instead.
@@ -79,6 +80,10 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   const addresses = createAddressesPart({ config, logger, changed: requestSync })
   const streamServer = (): StreamServerInfo => addresses.streamServer()
   // ---- end funnel and addresses ----
+  // ---- metrics (issue 18, docs/operations.md): one registry the other parts feed ----
+  const metricsPart = createMetricsPart({ tasks })
+  const { metrics } = metricsPart
+  // ---- end metrics ----
 
   const source: SyncStateSource = {
     collect: () => ({
@@ -180,11 +185,11 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   // ---- end upgrade ----
 
   // ---- HLS segment cache (issue 11, docs/hls-cache.md) ----
-  const cache = createCachePart({ config, logger })
+  const cache = createCachePart({ config, logger, onLookup: (hit) => metrics.cacheLookup(hit) })
   // ---- end HLS segment cache ----
 
   // ---- sessions and stream server (issue 5) ----
-  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, encoders, store: cache.store })
+  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, encoders, store: cache.store, metrics })
   const sessions = await startSessionPart({
     config,
     logger,
@@ -196,6 +201,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     // Issue 6: an HLS input served over loopback while downloading reads the file once complete.
     fileComplete: fileCompleteIn(tasks),
     hlsEngine: hls.engine,
+    metrics,
     ...deps.sessions,
   })
   // ---- end sessions and stream server ----
@@ -224,11 +230,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       funnel.attach(() => agent.system.get('funnel'))
       addresses.attach(() => agent.system.get('addresses'))
       cache.attach(() => agent.system.get('cache'))
+      metricsPart.attach(agent)
     },
     closers: [...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes],
+    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...metricsPart.adminRoutes],
     exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),

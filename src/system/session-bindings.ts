@@ -9,7 +9,7 @@ import type { Logger } from '../log.js'
 import { sessionMachine, type SessionEvent, type SessionInput, type SessionMediaInput, type SessionReadyInput } from '../machines/session.machine.js'
 import type { SessionReport, StreamSession } from '../protocol/wire.js'
 import type { RouteHandler } from '../server/routes/context.js'
-import { createStreamServer, type SessionEntry, type SessionRegistry, type StreamServer } from '../server/stream-server.js'
+import { createStreamServer, type SessionEntry, type SessionRegistry, type StreamServer, type StreamServerOptions } from '../server/stream-server.js'
 import { createStreamRoute } from '../server/routes/stream.js'
 import { mintStreamToken } from '../services/auth/stream-token.js'
 import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
@@ -457,6 +457,8 @@ export interface SessionPartOptions {
   /** Extra trust for debrid links (tests with a self-signed upstream), or a dispatcher. */
   ca?: SessionSourceDeps['ca']
   dispatcher?: Dispatcher
+  /** /metrics: the stream server reports every request here (services/metrics). */
+  metrics?: StreamServerOptions['metrics']
 }
 
 export interface SessionPart {
@@ -519,6 +521,7 @@ export async function startSessionPart(options: SessionPartOptions): Promise<Ses
     ...(ffmpegPath !== undefined ? { ffmpegPath } : {}),
     allowedRoots: () => [...config.library.paths, config.downloads.dir],
     routes: options.hlsEngine ? { hls: options.hlsEngine.routes, source: hlsInputs.route } : {},
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   })
   listening.server = server
   return {

@@ -3,7 +3,7 @@ import { basename } from 'node:path'
 import type { Logger } from '../log.js'
 import type { AgentConfig } from '../config/schema.js'
 import type { Control, SyncAction, TaskReport, TaskState } from '../protocol/wire.js'
-import { WebTorrentEngine, type TorrentEngineOptions } from '../services/torrent/engine.js'
+import type { TorrentEngineOptions } from '../services/torrent/engine.js'
 import { lazyEngine } from '../services/torrent/lazy-engine.js'
 import { FileTasksStore } from '../services/torrent/tasks-store.js'
 import { createTaskBindings, taskInputFor } from './task-bindings.js'
@@ -30,7 +30,8 @@ const activeStates = new Set<TaskState>(['queued', 'fetching_metadata', 'downloa
 export function createTasksPart(options: TasksPartOptions) {
   const log = options.logger.child({ component: 'tasks' })
   const peers = options.config.downloads.torrent
-  const engine = lazyEngine(() => new WebTorrentEngine({
+  // The engine's module is imported with the first task (lazy-engine.ts): an idle agent never loads webtorrent.
+  const engine = lazyEngine(async () => new (await import('../services/torrent/engine.js')).WebTorrentEngine({
     downloadDir: options.config.downloads.dir,
     logger: options.logger.child({ component: 'torrent' }),
     dht: peers.dht,

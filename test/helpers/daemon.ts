@@ -71,10 +71,12 @@ export async function tempAgent(options: { baseUrl: string; accessToken?: string
   return { dir, stateDir, configPath, adminPort, streamPort, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** `launcher`: a command that runs node for us, e.g. `['setpriv', '--reuid=65534', ...]` (another user). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, launcher: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   assertBuilt()
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const [command = process.execPath, ...prefix] = [...launcher, ...(launcher.length > 0 ? [process.execPath] : [])]
+    const child = spawn(command, [...prefix, cliPath, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => { stdout += chunk })

@@ -34,6 +34,15 @@ describe('XDG base directories', () => {
     expect(defaultStateDir({}, home)).toBe('/home/ada/.local/state/media-agent')
   })
 
+  it('uses the folders systemd hands a service in STATE_DIRECTORY and CACHE_DIRECTORY before the XDG ones', () => {
+    const env = { STATE_DIRECTORY: '/var/lib/media-agent:/var/lib/other', CACHE_DIRECTORY: '/var/cache/media-agent', XDG_STATE_HOME: '/xdg/state', XDG_CACHE_HOME: '/xdg/cache' }
+    expect(defaultStateDir(env, home)).toBe('/var/lib/media-agent')
+    expect(defaultHlsCacheDir(env, home)).toBe('/var/cache/media-agent/hls')
+    // A relative or empty value is not systemd's: ignored like a relative XDG variable.
+    expect(defaultStateDir({ STATE_DIRECTORY: 'rel', XDG_STATE_HOME: '/xdg/state' }, home)).toBe('/xdg/state/media-agent')
+    expect(defaultHlsCacheDir({ CACHE_DIRECTORY: '' }, home)).toBe('/home/ada/.cache/media-agent/hls')
+  })
+
   it('keeps the HLS cache under XDG_CACHE_HOME, else ~/.cache/media-agent/hls', () => {
     expect(defaultHlsCacheDir({ XDG_CACHE_HOME: '/xdg/cache' }, home)).toBe('/xdg/cache/media-agent/hls')
     expect(defaultHlsCacheDir({}, home)).toBe('/home/ada/.cache/media-agent/hls')

@@ -4,7 +4,7 @@ import type { LevelWithSilent } from 'pino'
 import { referenceServerCliPort, referenceServerHost } from '../../config/defaults.js'
 import { createRootLogger, logLevels } from '../../log.js'
 import { apiPaths } from '../../protocol/wire.js'
-import { createReferenceServer } from '../../reference-server/server.js'
+import type { createReferenceServer } from '../../reference-server/server.js'
 
 /** Runs the in-memory reference web server (docs/reference-server.md) until SIGINT or SIGTERM. */
 export class ReferenceServerCommand extends Command {
@@ -48,7 +48,8 @@ export class ReferenceServerCommand extends Command {
       process.on('SIGINT', stop)
       process.on('SIGTERM', stop)
     })
-    const server = await createReferenceServer(options)
+    // Imported here: the daemon, which shares this CLI, never loads the reference server.
+    const server = await (await import('../../reference-server/server.js')).createReferenceServer(options)
     const out = this.context.stdout
     const auth = `-H 'Authorization: Bearer ${accessToken}'`
     const json = `-H 'Content-Type: application/json'`

@@ -6,7 +6,7 @@ import { AgentCommand } from '../options.js'
 import { runDaemon } from '../../main.js'
 import { defaultConfigPath, embeddedDefaultConfig } from '../../config/load.js'
 import { createRootLogger } from '../../log.js'
-import { createReferenceServer, type ReferenceServer } from '../../reference-server/index.js'
+import type { ReferenceServer } from '../../reference-server/index.js'
 import { embeddedReferenceServerPort } from '../../config/defaults.js'
 import type { RunningAgent } from '../../system/start-agent.js'
 
@@ -27,6 +27,8 @@ export class StartCommand extends AgentCommand {
     const serverLogger = createRootLogger({ level: io.level }).child({ component: 'reference-server' })
     let server: ReferenceServer
     try {
+      // Imported only for the embedded default: with a config of its own the daemon never loads it.
+      const { createReferenceServer } = await import('../../reference-server/index.js')
       server = await createReferenceServer({ accessToken, host: '127.0.0.1', port: embeddedReferenceServerPort, logger: serverLogger })
     } catch (error) {
       this.context.stderr.write(`media-agent: cannot start the embedded reference server on 127.0.0.1:${embeddedReferenceServerPort}: ${(error as Error).message}\n`)

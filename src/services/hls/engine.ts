@@ -115,6 +115,8 @@ export interface HlsEngineOptions {
   seekAheadSegments?: number
   /** Extra ffmpeg input options (tests: e.g. `-re` to slow an encode down). */
   extraInputArgs?: string[]
+  /** Counts ffmpeg restarts for /metrics (services/metrics). */
+  metrics?: { ffmpegRestarted(): void }
 }
 
 /**
@@ -661,6 +663,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       },
       notifyRestart: ({ context }) => {
         live.log.warn({ restarts: context.restarts, resumeAt: context.runStart, stderr: context.stderrTail }, 'ffmpeg exited early; restarting')
+        options.metrics?.ffmpegRestarted()
       },
       notifyFailed: ({ context }) => {
         const error = live.probeError ?? new TranscodeFailedError(context.error?.message ?? 'ffmpeg failed', { details: { stderr: context.stderrTail, restarts: context.restarts } })

@@ -3,7 +3,12 @@
 // so the torrent engine plugs in through `in-progress-file-source.ts` without touching it.
 import { extname } from 'node:path'
 import type { Readable } from 'node:stream'
-import mimeTypes from 'mime-types'
+import { createRequire } from 'node:module'
+import type MimeTypes from 'mime-types'
+
+// mime-types (and its ~200 KB database) is required on the first lookup: an idle agent never needs it.
+let mimeTypes: typeof MimeTypes | undefined
+const lookupMime = (ext: string): string | false => (mimeTypes ??= createRequire(import.meta.url)('mime-types') as typeof MimeTypes).lookup(ext)
 
 /** Inclusive byte positions, as in `Content-Range` and `createReadStream({ start, end })`. */
 export interface ByteRange {
@@ -76,7 +81,7 @@ export function contentTypeForName(name: string): string {
   if (ext === '') return 'application/octet-stream'
   const override = contentTypeOverrides[ext]
   if (override !== undefined) return override
-  const found = mimeTypes.lookup(ext)
+  const found = lookupMime(ext)
   return found === false ? 'application/octet-stream' : found
 }
 

@@ -1,26 +1,55 @@
 import type { Readable } from 'node:stream'
+import { TorrentEngineError, TorrentNotFoundError, toAgentError } from '../../errors.js'
 import type { TorrentEngine } from './engine.js'
 
 // A TorrentEngine that creates the real one on first use. Creating a webtorrent client joins
 // the DHT, announces on the LAN and asks the router for a port mapping at once; an agent with no
-// download task has no reason to do any of that (and a test agent must not).
-export function lazyEngine(create: () => TorrentEngine): TorrentEngine & { readonly started: boolean } {
+// download task has no reason to do any of that (and a test agent must not). `create` may be
+// async so that the engine's module (webtorrent and its ~40 MiB of dependencies) is imported only
+// then: an idle agent does not hold it (docs/operations.md "Idle footprint").
+export function lazyEngine(create: () => TorrentEngine | Promise<TorrentEngine>): TorrentEngine & { readonly started: boolean } {
   let engine: TorrentEngine | undefined
-  const get = () => (engine ??= create())
+  let loading: Promise<TorrentEngine> | undefined
+  const load = (): Promise<TorrentEngine> =>
+    (loading ??= Promise.resolve()
+      .then(create)
+      .then((created) => (engine = created)))
   return {
     get started() {
-      return engine !== undefined
+      return loading !== undefined
     },
-    resolveSource: (source, options) => get().resolveSource(source, options),
-    start: (input, listener) => get().start(input, listener),
-    pause: (infoHash) => get().pause(infoHash),
-    resume: (infoHash) => get().resume(infoHash),
-    remove: (infoHash, options) => get().remove(infoHash, options),
+    resolveSource: async (source, options) => (await load()).resolveSource(source, options),
+    start: (input, listener) => {
+      if (engine) return engine.start(input, listener)
+      // Subscribed once the engine is there, unless unsubscribed before.
+      let unsubscribe: (() => void) | undefined
+      let cancelled = false
+      load().then(
+        (ready) => {
+          if (!cancelled) unsubscribe = ready.start(input, listener)
+        },
+        (err: unknown) => {
+          if (!cancelled) listener({ type: 'error', infoHash: input.infoHash, error: new TorrentEngineError(`the torrent engine could not be loaded: ${toAgentError(err).message}`, { cause: err }) })
+        },
+      )
+      return () => {
+        cancelled = true
+        unsubscribe?.()
+      }
+    },
+    pause: async (infoHash) => (await load()).pause(infoHash),
+    resume: async (infoHash) => (await load()).resume(infoHash),
+    remove: async (infoHash, options) => (await load()).remove(infoHash, options),
     stats: (infoHash) => engine?.stats(infoHash),
-    createReadStream: (infoHash, fileIndex, range): Readable => get().createReadStream(infoHash, fileIndex, range),
-    listening: () => get().listening(),
+    createReadStream: (infoHash, fileIndex, range): Readable => {
+      // No engine yet means no torrent has started: nothing to read, as the engine itself says.
+      if (!engine) throw new TorrentNotFoundError(`torrent ${infoHash} is not active`)
+      return engine.createReadStream(infoHash, fileIndex, range)
+    },
+    listening: async () => (await load()).listening(),
     close: async () => {
-      await engine?.close()
+      // A load in flight finishes first, so the engine it makes is closed too.
+      if (loading) await loading.then((ready) => ready.close(), () => undefined)
     },
   }
 }

@@ -1,0 +1,139 @@
+// `npm run bench -- idle`: what an idle daemon costs the host (issue 18; goal: idle RSS under
+// 60 MiB). The built daemon (`dist/cli.js daemon`, run `npm run build` first) against the
+// reference server in this process: registered, SSE downlink open, no tasks, no sessions, default
+// timers (60 s idle sync, 15 s server heartbeat). Once the downlink is open the run waits
+// BENCH_IDLE_SETTLE_S (default 10 s) for start-up work to finish, then watches BENCH_IDLE_S
+// (default 60 s). Figures, read from /proc (Linux):
+//
+// - rssMiB: resident set at the end of the window; peakRssMiB: VmHWM, the high-water mark
+//   since the process started (the start-up peak).
+// - anonMiB: the anonymous (private) part of rssMiB; the rest is file-backed, mostly the node
+//   binary's own pages (bare Node 24 touches ~31 MiB of them), shared with every node process.
+// - heapUsedMiB: V8's used heap at the end, from the agent's own /metrics (null if it has none).
+// - cpuSeconds: user + system CPU over the window.
+// - wakeupsPerMinute: context switches (voluntary + involuntary) of every thread of the process
+//   over the window, per minute: each is the process being woken up or preempted.
+//
+// BENCH_IDLE_CLI runs another build (e.g. the previous commit's dist/cli.js) for a before/after.
+// Prints ONE JSON line; the anchor is the 60 MiB goal (ratio < 1 meets it).
+import { spawn } from 'node:child_process'
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import { request } from 'undici'
+import { createReferenceServer } from '../src/reference-server/index.js'
+import { harnessConfigToml } from '../test/helpers/agent-harness.js'
+import { cliPath } from '../test/helpers/daemon.js'
+import { freePort } from '../test/helpers/ports.js'
+
+const windowSeconds = Number(process.env.BENCH_IDLE_S ?? 60)
+const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_S ?? 10)
+const cli = process.env.BENCH_IDLE_CLI ?? cliPath
+const goalMiB = 60
+const clockTicks = 100 // USER_HZ on Linux
+const MiB = 1024 * 1024
+const log = (message: string) => process.stderr.write(`[bench idle] ${message}\n`)
+const round = (value: number, digits = 2) => Number(value.toFixed(digits))
+
+async function statusField(pid: number, field: string): Promise<number> {
+  const text = await readFile(`/proc/${pid}/status`, 'utf8')
+  const match = new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)
+  if (match === null) throw new Error(`no ${field} in /proc/${pid}/status`)
+  return Number(match[1])
+}
+
+async function anonymousKiB(pid: number): Promise<number> {
+  const match = /^Anonymous:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'))
+  return match === null ? Number.NaN : Number(match[1])
+}
+
+async function cpuTicks(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+  // Fields after the command name (which may hold spaces) start at ") ".
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return Number(fields[11]) + Number(fields[12]) // utime, stime
+}
+
+async function contextSwitches(pid: number): Promise<number> {
+  let total = 0
+  for (const task of await readdir(`/proc/${pid}/task`)) {
+    try {
+      const text = await readFile(`/proc/${pid}/task/${task}/status`, 'utf8')
+      for (const match of text.matchAll(/^(?:nonvoluntary_|voluntary_)ctxt_switches:\s+(\d+)/gm)) total += Number(match[1])
+    } catch {
+      // A thread ended between readdir and read.
+    }
+  }
+  return total
+}
+
+async function heapUsed(adminUrl: string, tokenFile: string): Promise<number | null> {
+  try {
+    const token = (await readFile(tokenFile, 'utf8')).trim()
+    const response = await request(`${adminUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+    const text = await response.body.text()
+    if (response.statusCode !== 200) return null
+    const line = text.split('\n').find((candidate) => candidate.startsWith('media_agent_nodejs_heap_size_used_bytes '))
+    return line === undefined ? null : Number(line.split(' ')[1])
+  } catch {
+    return null
+  }
+}
+
+export async function main(): Promise<void> {
+  const server = await createReferenceServer({ accessToken: 'bench-idle-token' })
+  const dir = await mkdtemp(join(tmpdir(), 'ma-bench-idle-'))
+  const adminPort = await freePort()
+  const configPath = join(dir, 'config.toml')
+  await writeFile(configPath, harnessConfigToml({
+    baseUrl: server.url, accessToken: server.accessToken, dir, adminPort, streamPort: await freePort(), downlink: 'auto', testing: {},
+    // Loopback only: no DHT, LAN discovery or router port mapping (they would not run idle anyway).
+    extraToml: '[downloads.torrent]\ndht = false\nlsd = false\nnat_traversal = false\n',
+  }))
+  const registered = server.waitFor('register', undefined, 30_000)
+  const child = spawn(process.execPath, [cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => { stderr += chunk })
+  const pid = child.pid!
+  try {
+    await registered
+    if (server.connections().downlink === 0) await server.waitFor('sseOpen', undefined, 30_000)
+    log(`daemon ${pid} registered, SSE open; settling ${settleSeconds} s, then watching ${windowSeconds} s`)
+    await delay(settleSeconds * 1000)
+    const cpuBefore = await cpuTicks(pid)
+    const switchesBefore = await contextSwitches(pid)
+    await delay(windowSeconds * 1000)
+    const cpuSeconds = ((await cpuTicks(pid)) - cpuBefore) / clockTicks
+    const switches = (await contextSwitches(pid)) - switchesBefore
+    const rssMiB = (await statusField(pid, 'VmRSS')) / 1024
+    const peakRssMiB = (await statusField(pid, 'VmHWM')) / 1024
+    const anonMiB = (await anonymousKiB(pid)) / 1024
+    const heap = await heapUsed(`http://127.0.0.1:${adminPort}`, join(dir, 'state', 'admin.token'))
+    process.stdout.write(`${JSON.stringify({
+      bench: 'idle',
+      node: process.version,
+      cli: cli === cliPath ? 'dist/cli.js' : cli,
+      loadavg1m: round(loadavg()[0]!),
+      cpus: availableParallelism(),
+      windowSeconds,
+      rssMiB: round(rssMiB, 1),
+      peakRssMiB: round(peakRssMiB, 1),
+      anonMiB: round(anonMiB, 1),
+      heapUsedMiB: heap === null ? null : round(heap / MiB, 1),
+      cpuSeconds: round(cpuSeconds),
+      wakeupsPerMinute: Math.round((switches * 60) / windowSeconds),
+      goalRssMiB: goalMiB,
+      ratioRssToGoal: round(rssMiB / goalMiB, 3),
+    })}\n`)
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    if (child.exitCode === null) child.kill('SIGTERM')
+    await exited
+    if (child.exitCode !== 0) log(`daemon exited ${child.exitCode}; stderr:\n${stderr.slice(-2000)}`)
+    await server.close()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+await main()
