@@ -240,6 +240,17 @@ export const referenceStreamTokenTtlSeconds = 6 * 60 * 60
 export const referenceWaitForTimeoutMs = 10_000
 export const referenceMaxBodyBytes = 64 * MiB
 export const referenceFaultStatus = 503
+/**
+ * Player page (issue 17, protocol.md 4): with no `ready` on its SSE this long, the page starts
+ * HEAD-probing (sooner when the SSE fails or the agent's sync reports the session ready).
+ */
+export const playerReadyGraceMs = 5_000
+/** Player page: one HEAD probe of the playlist (or stream URL) this often while probing (contract 4.2). */
+export const playerHeadProbeIntervalMs = 500
+/** Player page: the agent's reported state is re-read this often while the page is open. */
+export const playerStatusPollMs = 1_000
+/** hls.js served from node_modules: browsers may keep it this long (it changes only with the package). */
+export const playerAssetMaxAgeSeconds = 24 * 60 * 60
 
 // ---- paths ---------------------------------------------------------------------------------
 export const stateDir = '~/.local/state/media-agent'
