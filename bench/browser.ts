@@ -24,7 +24,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Page } from 'playwright-core'
 import { parseConfigText } from '../src/config/load.js'
-import { hlsSeekWarmupFrames, hlsSeekWarmupMaxSegments } from '../src/config/defaults.js'
+import { hlsSeekWarmupMaxSegments } from '../src/config/defaults.js'
 import { silentLogger } from '../src/log.js'
 import { createReferenceServer, playerPageUrl } from '../src/reference-server/index.js'
 import { buildHlsArgs } from '../src/services/ffmpeg/hls-args.js'
@@ -95,6 +95,7 @@ interface Sample {
   agentReadyMs: number
   pageKnewReadyMs: number
   readyVia: string
+  marks: Record<string, number>
 }
 
 async function main(): Promise<void> {
@@ -106,7 +107,8 @@ async function main(): Promise<void> {
       '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=30:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
       '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '48', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', source])
     const probe = (await createProbeService({ ffprobePath: 'ffprobe', logger: silentLogger() }).probe(source)).result
-    const warmup = Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / ((probe.video.frameRate ?? 30) * 2))))
+    // For comparison only: what a seek would cost with issue 6's 150-frame rate-control warm-up.
+    const warmup = Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(150 / ((probe.video.frameRate ?? 30) * 2))))
     const argsFor = (quality: string, outputDir: string, startSegment: number, warmupSegments: number) => buildHlsArgs({
       source,
       sourceGeometry: { width: probe.video.width, height: probe.video.height, sampleAspectRatio: probe.video.sampleAspectRatio },
@@ -127,7 +129,8 @@ async function main(): Promise<void> {
       '[funnel]', 'enabled = false',
     ].join('\n'), { file: join(root, 'config.toml') })
     const registered = server.waitFor('register', undefined, 30_000)
-    const agent = await startAgent(config, silentLogger(), { sessions: { streamHost: '127.0.0.1' } })
+    // As npm start runs it: the stream server on every interface, players sent to its public URL.
+    const agent = await startAgent(config, silentLogger())
     stops.push(async () => { await agent.stop() })
     await registered
     const browser = await launchBrowser()
@@ -148,8 +151,10 @@ async function main(): Promise<void> {
       await page.goto(`${server.url}/play/${encodeURIComponent(sessionId)}`)
       const syncedAt = (await synced).at
       const readyAt = Date.parse((await ready).record.readyAt!)
-      const firstFrameAt = await poll('no first frame', () => page.evaluate<number | null>('window.maPlayer.firstFrameAtMs'))
-      const state = await page.evaluate<{ readyKnownAtMs: number; readyVia: string }>('window.maPlayer')
+      const firstFrameAt = await poll('no first frame', () => page.evaluate<number | null>('window.maPlayer.firstFrameAtMs')).catch(async (error: Error) => {
+        throw new Error(`${kind.kind}: ${error.message}; player ${JSON.stringify(await page.evaluate('window.maPlayer'))}`)
+      })
+      const state = await page.evaluate<{ readyKnownAtMs: number; readyVia: string; marks: Record<string, number> }>('window.maPlayer')
       // Let it play a moment, as a person would before reaching for the seek bar.
       await poll('playback did not start', () => page.evaluate<boolean | null>('document.querySelector("video").currentTime > 1 || null'), 30_000)
       const seekMs = await page.evaluate<number>(`window.maPlayer.seek(${seekSeconds})`)
@@ -163,6 +168,7 @@ async function main(): Promise<void> {
         agentReadyMs: readyAt - createdAt,
         pageKnewReadyMs: state.readyKnownAtMs - createdAt,
         readyVia: state.readyVia,
+        marks: Object.fromEntries(Object.entries(state.marks).map(([name, at]) => [name, at - createdAt])),
       }
     }
 
@@ -178,8 +184,7 @@ async function main(): Promise<void> {
         bare[name].first.push(await bareFfmpeg(argsFor(quality, dir, 0, 1), dir, ['init.mp4', 'seg-0.m4s']))
         const seekDir = join(root, `bare-seek-${name}-${index}`)
         await mkdir(seekDir, { recursive: true })
-        // startSegment one past with one warm-up segment: ffmpeg starts exactly at seekSegment.
-        bare[name].seek.push(await bareFfmpeg(argsFor(quality, seekDir, seekSegment + 1, 1), seekDir, ['init.mp4', `seg-${seekSegment}.m4s`]))
+        bare[name].seek.push(await bareFfmpeg(argsFor(quality, seekDir, seekSegment, 0), seekDir, ['init.mp4', `seg-${seekSegment}.m4s`]))
         const warmDir = join(root, `bare-warm-${name}-${index}`)
         await mkdir(warmDir, { recursive: true })
         bare[name].seekWithWarmup.push(await bareFfmpeg(argsFor(quality, warmDir, seekSegment, warmup), warmDir, ['init.mp4', `seg-${seekSegment}.m4s`]))
@@ -196,6 +201,9 @@ async function main(): Promise<void> {
         agentSynced: round1(median(list.map((s) => s.agentSyncedMs))),
         agentReady: round1(median(list.map((s) => s.agentReadyMs))),
         pageKnewReady: round1(median(list.map((s) => s.pageKnewReadyMs))),
+        ...Object.fromEntries([...new Set(list.flatMap((s) => Object.keys(s.marks)))].filter((name) => name !== 'readyKnown')
+          .map((name) => [name, round1(median(list.flatMap((s) => (s.marks[name] === undefined ? [] : [s.marks[name]!]))))])),
+        firstFrame: round1(median(list.map((s) => s.firstFrameMs))),
       },
       readyVia: [...new Set(list.map((s) => s.readyVia))],
       firstFrameAllMs: list.map((s) => round1(s.firstFrameMs)),

@@ -82,7 +82,8 @@ async function main(): Promise<void> {
       hasAudio: probe.audio.length > 0,
       outputDir,
       startSegment,
-      warmupSegments: Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / ((probe.video.frameRate ?? 30) * 2)))),
+      // As the engine does: no warm-up unless hlsSeekWarmupFrames asks for one.
+      warmupSegments: hlsSeekWarmupFrames <= 0 ? 0 : Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / ((probe.video.frameRate ?? 30) * 2)))),
     }).args
 
     // An engine per round: its probe cache starts empty, as for a session of a file not played

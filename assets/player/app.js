@@ -205,6 +205,8 @@ const player = {
   errors: [],
   fatalErrors: [],
   lastSeekMs: null,
+  // Epoch ms of the first occurrence of each step from readiness to the first frame (the browser benchmark reports them).
+  marks: {},
   seek: (seconds) => seekTo(seconds),
 }
 window.maPlayer = player
@@ -213,6 +215,7 @@ let video
 let hls
 let probeNow = () => {}
 const epochNow = () => performance.timeOrigin + performance.now()
+const mark = (name) => { player.marks[name] ??= epochNow() }
 
 function setPhase(phase, text) {
   player.phase = phase
@@ -284,6 +287,7 @@ function watchFrames() {
     video.addEventListener('loadeddata', () => { player.firstFrameAtMs ??= epochNow() }, { once: true })
     return
   }
+  for (const name of ['loadedmetadata', 'loadeddata', 'canplay', 'playing']) video.addEventListener(name, () => mark(name), { once: true })
   video.requestVideoFrameCallback((now) => {
     player.firstFrameAtMs = performance.timeOrigin + now
     showQuality()
@@ -305,6 +309,10 @@ function attachHls() {
     // A segment past the encoder waits on the agent (up to 10 s) and may then 404 once.
     fragLoadPolicy: { default: { maxTimeToFirstByteMs: 20000, maxLoadTimeMs: 60000, timeoutRetry: { maxNumRetry: 4, retryDelayMs: 0, maxRetryDelayMs: 0 }, errorRetry: { maxNumRetry: 6, retryDelayMs: 500, maxRetryDelayMs: 4000 } } },
   })
+  hls.on(Hls.Events.MANIFEST_PARSED, () => mark('manifestParsed'))
+  hls.on(Hls.Events.LEVEL_LOADED, () => mark('levelLoaded'))
+  hls.on(Hls.Events.FRAG_LOADED, () => mark('fragLoaded'))
+  hls.on(Hls.Events.BUFFER_APPENDED, () => mark('bufferAppended'))
   hls.on(Hls.Events.ERROR, (_event, data) => {
     player.errors.push({ type: data.type, details: data.details, fatal: data.fatal })
     if (!data.fatal) return
@@ -316,6 +324,15 @@ function attachHls() {
     hls.destroy()
   })
   hls.attachMedia(video)
+}
+
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const script = el('script', { src })
+    script.addEventListener('load', resolve)
+    script.addEventListener('error', () => reject(new Error('cannot load ' + src)))
+    document.head.append(script)
+  })
 }
 
 async function startPlayback() {
@@ -352,6 +369,8 @@ async function startPlay() {
   wireControls()
   void pollAgentState(sessionId)
 
+  // hls.js (600 KB) only for HLS, loaded while the agent transcodes; direct play never waits for it.
+  if (player.playMethod === 'hls') await loadScript('/player/hls.min.js').catch(() => {})
   const useHlsJs = player.playMethod === 'hls' && typeof Hls !== 'undefined' && Hls.isSupported()
   if (player.playMethod === 'hls' && !useHlsJs && !video.canPlayType('application/vnd.apple.mpegurl')) {
     fail('This browser can play neither HLS through MediaSource nor natively.')
@@ -368,6 +387,7 @@ async function startPlay() {
   if (player.phase === 'failed') return
   player.readyVia = via
   player.readyKnownAtMs = epochNow()
+  mark('readyKnown')
   $('readiness').textContent = via === 'probe' ? 'ready (found by HEAD probe)' : via === 'sse' ? 'ready (notified by the server)' : 'ready'
   setPhase('ready')
   if (useHlsJs) hls.loadSource(url)

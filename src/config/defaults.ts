@@ -75,10 +75,18 @@ export const thumbnailMaxConcurrent = 2
 export const urlSourceRwTimeoutUs = 15_000_000
 /** HLS engine (issue 6; docs/hls.md): a segment request waits this long for ffmpeg, then 404s (the player retries). */
 export const hlsSegmentWaitMs = 10_000
-/** A segment this many past the encoder's newest one (or behind its start) restarts ffmpeg there. */
-export const hlsSeekAheadSegments = 5
-/** A seek-restart encodes and discards at least this many frames before the wanted segment (rate-control warm-up, docs/hls.md). */
-export const hlsSeekWarmupFrames = 150
+/**
+ * A segment more than this many past the encoder's newest one (or behind its start) restarts
+ * ffmpeg there. 2, not more: waiting costs about one segment's encode per segment, a restart
+ * about one (issue 17, docs/hls.md "Seeking").
+ */
+export const hlsSeekAheadSegments = 2
+/**
+ * A seek-restart may encode and discard this many frames before the wanted segment (rate-control
+ * warm-up, docs/hls.md). 0: a seek starts at the wanted segment, because a warm-up multiplies the
+ * wait a person sees after a seek (3 segments at 30 fps) for frame-identity a viewer cannot see.
+ */
+export const hlsSeekWarmupFrames = 0
 /** ...and at most this many segments of warm-up. */
 export const hlsSeekWarmupMaxSegments = 5
 /** How often the engine looks for newly written segments of the running ffmpeg. */

@@ -68,7 +68,7 @@ function pageHtml(kind: 'index' | 'play', title: string, main: string): string {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/player/style.css">
 <script type="application/json" id="ma-settings">${settings}</script>
-${kind === 'play' ? '<script src="/player/hls.min.js" defer></script>\n' : ''}<script src="/player/app.js" defer></script>
+<script src="/player/app.js" defer></script>
 </head>
 <body data-page="${kind}">
 <header class="top"><a class="brand" href="/">media-agent</a><span class="subtitle">reference server</span></header>

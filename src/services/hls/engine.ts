@@ -103,6 +103,8 @@ export interface HlsEngineOptions {
   maxRestarts?: number
   segmentWaitMs?: number
   seekAheadSegments?: number
+  /** Frames a seek-restart encodes and discards first (default hlsSeekWarmupFrames: none). */
+  seekWarmupFrames?: number
   /** Extra ffmpeg input options (tests: e.g. `-re` to slow an encode down). */
   extraInputArgs?: string[]
 }
@@ -219,9 +221,11 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   const seekAhead = options.seekAheadSegments ?? hlsSeekAheadSegments
   const sessions = new Map<string, LiveSession>()
 
+  const seekWarmupFrames = options.seekWarmupFrames ?? hlsSeekWarmupFrames
   const warmupSegments = (live: LiveSession): number => {
+    if (seekWarmupFrames <= 0) return 0
     const fps = live.probe?.video.frameRate ?? 30
-    return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / (fps * segmentSeconds))))
+    return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(seekWarmupFrames / (fps * segmentSeconds))))
   }
 
   const argsFor = (live: LiveSession, startSegment: number, outputDir: string, facts = probedFacts(live.probe!), source = live.sourceNow()): HlsArgs => {
