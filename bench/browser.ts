@@ -16,8 +16,7 @@
 //   bareSeekSegmentMs   started at the seek's segment (`-ss` there, no warm-up): its first segment.
 // Goals (issue 17): HLS first frame <= 1.3x bareFirstSegmentMs, seek <= 1.3x bareSeekSegmentMs,
 // direct first frame <= 300 ms. BENCH_BROWSER_ROUNDS (default 3), BENCH_BROWSER_SECONDS (30).
-import { execFile, spawn } from 'node:child_process'
-import { existsSync, watch } from 'node:fs'
+import { execFile } from 'node:child_process'
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,6 +31,7 @@ import { createProbeService } from '../src/services/ffmpeg/probe.js'
 import { startAgent } from '../src/system/start-agent.js'
 import { chromiumPath, launchBrowser } from '../test/helpers/browser.js'
 import { freePort } from '../test/helpers/ports.js'
+import { bareFfmpeg, median } from './_bare-ffmpeg.js'
 
 const run = promisify(execFile)
 const rounds = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3)
@@ -47,36 +47,8 @@ const kinds: { kind: Kind; PlayMethod: string; quality: string }[] = [
   { kind: 'hlsOriginal', PlayMethod: 'hls', quality: 'original' },
 ]
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 const round1 = (value: number) => Math.round(value * 10) / 10
 const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
-
-function whenFilesExist(dir: string, names: string[]): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => names.every((name) => existsSync(join(dir, name)))
-    const timer = setInterval(() => { if (check()) done() }, 2)
-    const watcher = watch(dir, () => { if (check()) done() })
-    const done = () => {
-      clearInterval(timer)
-      watcher.close()
-      resolve()
-    }
-  })
-}
-
-async function bareFfmpeg(args: string[], dir: string, names: string[]): Promise<number> {
-  const started = performance.now()
-  const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'ignore'] })
-  await whenFilesExist(dir, names)
-  const elapsed = performance.now() - started
-  child.kill('SIGKILL')
-  await new Promise((resolve) => child.once('close', resolve))
-  return elapsed
-}
 
 async function poll<T>(what: string, read: () => Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
