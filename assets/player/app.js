@@ -160,8 +160,8 @@ async function refreshIndex() {
     const method = view.session.PlayMethod === 'hls' ? 'HLS ' + view.session.quality : 'direct'
     const agentState = report ? report.state + (report.error ? ': ' + report.error : '') : view.readyAt ? 'ready' : 'not picked up yet'
     return el('tr', {},
-      el('td', {}, el('a', { href: '/play/' + encodeURIComponent(view.sessionId), text: view.sessionId.slice(0, 8) })),
-      el('td', { title: source, text: baseName(source) }),
+      el('td', { class: 'muted', title: view.sessionId, text: view.sessionId.slice(0, 8) }),
+      el('td', { title: source }, el('a', { href: '/play/' + encodeURIComponent(view.sessionId), text: '▶ ' + baseName(source) })),
       el('td', { text: method }),
       el('td', { class: 'state-' + (report ? report.state : 'starting'), text: agentState }),
       el('td', {}, el('button', { type: 'button', class: 'small', text: 'Remove', onclick: () => api('/api/reference/sessions/' + encodeURIComponent(view.sessionId), { method: 'DELETE' }).then(refreshIndex, () => {}) })))
@@ -175,7 +175,7 @@ async function refreshIndex() {
       el('span', { title: file.path, text: baseName(file.path) + ' (' + Math.floor(file.progress * 100) + '%)' }),
       el('button', { type: 'button', class: 'small', text: 'Play', 'data-path': file.path, onclick: () => playFile(file.path) }))) : []
     return el('tr', {},
-      el('td', { title: task.source, text: report && report.name ? report.name : task.source.slice(0, 60) }),
+      el('td', { title: task.source, text: report && report.name ? report.name : magnetName(task.source) }),
       el('td', { text: report ? report.state + (report.error ? ': ' + report.error : '') : task.add === 'pending' ? 'queued' : task.add }),
       el('td', { text: report ? Math.floor(report.progress * 100) + '%' + (report.peers ? ' · ' + report.peers + ' peers' : '') : '' }),
       el('td', {}, ...files))
@@ -183,6 +183,19 @@ async function refreshIndex() {
   $('tasks').tBodies[0].replaceChildren(...taskRows)
   $('tasks-empty').hidden = taskRows.length > 0
   $('agent-line').textContent = state.agents.length === 0 ? 'No agent has registered yet.' : 'Agent: ' + state.agents.join(', ') + (state.lastSync ? ' · last sync ' + new Date(state.lastSync.at).toLocaleTimeString() : '')
+}
+
+/** The display name a magnet carries (`dn`), else the start of the source. */
+function magnetName(source) {
+  try {
+    if (source.startsWith('magnet:')) {
+      const name = new URLSearchParams(source.slice(source.indexOf('?') + 1)).get('dn')
+      if (name) return name
+    }
+  } catch {
+    // not a URL: shown as it is
+  }
+  return source.length > 60 ? source.slice(0, 57) + '…' : source
 }
 
 function playFile(path) {

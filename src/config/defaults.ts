@@ -76,11 +76,11 @@ export const urlSourceRwTimeoutUs = 15_000_000
 /** HLS engine (issue 6; docs/hls.md): a segment request waits this long for ffmpeg, then 404s (the player retries). */
 export const hlsSegmentWaitMs = 10_000
 /**
- * A segment more than this many past the encoder's newest one (or behind its start) restarts
- * ffmpeg there. 2, not more: waiting costs about one segment's encode per segment, a restart
- * about one (issue 17, docs/hls.md "Seeking").
+ * A segment more than this many past the encoder's newest closed one (or behind its start)
+ * restarts ffmpeg there. 1: waiting costs about one segment's encode per segment ahead, a
+ * restart about one segment's encode plus ffmpeg's start (issue 17, docs/hls.md "Seeking").
  */
-export const hlsSeekAheadSegments = 2
+export const hlsSeekAheadSegments = 1
 /**
  * A seek-restart may encode and discard this many frames before the wanted segment (rate-control
  * warm-up, docs/hls.md). 0: a seek starts at the wanted segment, because a warm-up multiplies the

@@ -308,8 +308,14 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     const actor = live.actor
     const state = stateOf(live)
     if (!actor || (state !== 'encoding' && state !== 'complete')) return undefined
-    const { runStart, highestSegment } = actor.getSnapshot().context
-    const covered = state === 'encoding' && index >= runStart && index <= Math.max(highestSegment, runStart) + seekAhead
+    const { run, runStart, highestSegment } = actor.getSnapshot().context
+    let covered = state === 'encoding' && index >= runStart && index <= Math.max(highestSegment, runStart) + seekAhead
+    // The machine hears of a closed segment a moment after ffmpeg's rename: a player asking for
+    // the segment after one that has just closed must not restart the encoder writing it.
+    if (!covered && state === 'encoding' && index - seekAhead > runStart) {
+      const current = live.runs.get(run)
+      covered = current !== undefined && (await exists(join(current.dir, `seg-${index - seekAhead}.m4s`)))
+    }
     if (!covered) {
       live.log.info({ segment: index, runStart, highestSegment }, 'seek: restarting ffmpeg at the segment')
       actor.send({ type: 'SEEK', segment: index })
