@@ -220,6 +220,7 @@ const player = {
   lastSeekMs: null,
   // Epoch ms of the first occurrence of each step from readiness to the first frame (the browser benchmark reports them).
   marks: {},
+  fragments: [],
   seek: (seconds) => seekTo(seconds),
 }
 window.maPlayer = player
@@ -229,6 +230,11 @@ let hls
 let probeNow = () => {}
 const epochNow = () => performance.timeOrigin + performance.now()
 const mark = (name) => { player.marks[name] ??= epochNow() }
+// The last fragment requests and arrivals with their times (a benchmark reads where a seek waited).
+const fragLog = (entry) => {
+  player.fragments.push({ ...entry, at: Math.round(performance.now()) })
+  if (player.fragments.length > 50) player.fragments.shift()
+}
 
 function setPhase(phase, text) {
   player.phase = phase
@@ -324,7 +330,11 @@ function attachHls() {
   })
   hls.on(Hls.Events.MANIFEST_PARSED, () => mark('manifestParsed'))
   hls.on(Hls.Events.LEVEL_LOADED, () => mark('levelLoaded'))
-  hls.on(Hls.Events.FRAG_LOADED, () => mark('fragLoaded'))
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
+    mark('fragLoaded')
+    fragLog({ loaded: data.frag.sn })
+  })
+  hls.on(Hls.Events.FRAG_LOADING, (_event, data) => fragLog({ loading: data.frag.sn }))
   hls.on(Hls.Events.BUFFER_APPENDED, () => mark('bufferAppended'))
   hls.on(Hls.Events.ERROR, (_event, data) => {
     player.errors.push({ type: data.type, details: data.details, fatal: data.fatal })
@@ -492,6 +502,7 @@ function seekTo(seconds) {
         resolve(player.lastSeekMs)
       } else video.requestVideoFrameCallback(onFrame)
     }
+    fragLog({ seek: seconds })
     video.currentTime = seconds
     if (video.paused) void video.play().catch(() => {})
     video.requestVideoFrameCallback(onFrame)
