@@ -9,8 +9,7 @@
 // posts session-ready (the POST itself is the web server's round trip and is not counted).
 // Bare ffmpeg's clock starts at spawn and stops when init.mp4 and seg-0.m4s exist (inotify plus a
 // 2 ms poll: the best any watcher could do). BENCH_HLS_ROUNDS (default 5), BENCH_HLS_SECONDS (30).
-import { execFile, spawn } from 'node:child_process'
-import { existsSync, watch } from 'node:fs'
+import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,46 +21,14 @@ import { createProbeService } from '../src/services/ffmpeg/probe.js'
 import { createHlsEngine } from '../src/services/hls/engine.js'
 import { createStreamServer } from '../src/server/stream-server.js'
 import { hlsSeekWarmupFrames, hlsSeekWarmupMaxSegments } from '../src/config/defaults.js'
+import { bareFfmpeg, median } from './_bare-ffmpeg.js'
 
 const run = promisify(execFile)
 const rounds = Number(process.env.BENCH_HLS_ROUNDS ?? 6)
 const seconds = Number(process.env.BENCH_HLS_SECONDS ?? 30)
 const seekSegment = Math.floor(seconds / 2 / 2) + 3
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 const round = (value: number) => Math.round(value * 10) / 10
-
-/** Resolves when every file exists (inotify + 2 ms poll). */
-function whenFilesExist(dir: string, names: string[]): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => names.every((name) => existsSync(join(dir, name)))
-    const timer = setInterval(() => {
-      if (check()) done()
-    }, 2)
-    const done = () => {
-      clearInterval(timer)
-      watcher.close()
-      resolve()
-    }
-    const watcher = watch(dir, () => {
-      if (check()) done()
-    })
-  })
-}
-
-async function bareFfmpeg(args: string[], dir: string, names: string[]): Promise<number> {
-  const started = performance.now()
-  const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'ignore'] })
-  await whenFilesExist(dir, names)
-  const elapsed = performance.now() - started
-  child.kill('SIGKILL')
-  await new Promise((resolve) => child.once('close', resolve))
-  return elapsed
-}
 
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'media-agent-bench-hls-'))
@@ -82,7 +49,8 @@ async function main(): Promise<void> {
       hasAudio: probe.audio.length > 0,
       outputDir,
       startSegment,
-      warmupSegments: Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / ((probe.video.frameRate ?? 30) * 2)))),
+      // As the engine does: no warm-up unless hlsSeekWarmupFrames asks for one.
+      warmupSegments: hlsSeekWarmupFrames <= 0 ? 0 : Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / ((probe.video.frameRate ?? 30) * 2)))),
     }).args
 
     // An engine per round: its probe cache starts empty, as for a session of a file not played

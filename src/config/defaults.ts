@@ -82,10 +82,18 @@ export const thumbnailMaxConcurrent = 2
 export const urlSourceRwTimeoutUs = 15_000_000
 /** HLS engine (issue 6; docs/hls.md): a segment request waits this long for ffmpeg, then 404s (the player retries). */
 export const hlsSegmentWaitMs = 10_000
-/** A segment this many past the encoder's newest one (or behind its start) restarts ffmpeg there. */
-export const hlsSeekAheadSegments = 5
-/** A seek-restart encodes and discards at least this many frames before the wanted segment (rate-control warm-up, docs/hls.md). */
-export const hlsSeekWarmupFrames = 150
+/**
+ * A segment more than this many past the encoder's newest closed one (or behind its start)
+ * restarts ffmpeg there. 1: waiting costs about one segment's encode per segment ahead, a
+ * restart about one segment's encode plus ffmpeg's start (issue 17, docs/hls.md "Seeking").
+ */
+export const hlsSeekAheadSegments = 1
+/**
+ * A seek-restart may encode and discard this many frames before the wanted segment (rate-control
+ * warm-up, docs/hls.md). 0: a seek starts at the wanted segment, because a warm-up multiplies the
+ * wait a person sees after a seek (3 segments at 30 fps) for frame-identity a viewer cannot see.
+ */
+export const hlsSeekWarmupFrames = 0
 /** ...and at most this many segments of warm-up. */
 export const hlsSeekWarmupMaxSegments = 5
 /** How often the engine looks for newly written segments of the running ffmpeg. */
@@ -301,6 +309,17 @@ export const referenceStreamTokenTtlSeconds = 6 * 60 * 60
 export const referenceWaitForTimeoutMs = 10_000
 export const referenceMaxBodyBytes = 64 * MiB
 export const referenceFaultStatus = 503
+/**
+ * Player page (issue 17, protocol.md 4): with no `ready` on its SSE this long, the page starts
+ * HEAD-probing (sooner when the SSE fails or the agent's sync reports the session ready).
+ */
+export const playerReadyGraceMs = 5_000
+/** Player page: one HEAD probe of the playlist (or stream URL) this often while probing (contract 4.2). */
+export const playerHeadProbeIntervalMs = 500
+/** Player page: the agent's reported state is re-read this often while the page is open. */
+export const playerStatusPollMs = 1_000
+/** hls.js served from node_modules: browsers may keep it this long (it changes only with the package). */
+export const playerAssetMaxAgeSeconds = 24 * 60 * 60
 
 // ---- paths ---------------------------------------------------------------------------------
 export const stateDir = '~/.local/state/media-agent'

@@ -57,7 +57,9 @@ export async function handleControlRoute(server: ReferenceServer, req: IncomingM
     case 'GET sessions/:id': {
       const view = server.session(id!)
       if (!view) throw new HttpError(404, 'not_found', `no stream session ${id}`)
-      return sendJson(res, 200, view)
+      // The agent's latest word on this session (the player page shows it), from its last sync.
+      const report = server.lastSync(view.agentId)?.request.sessions.find((entry) => entry.sessionId === view.sessionId)
+      return sendJson(res, 200, { ...view, report: report ?? null })
     }
     case 'POST sessions':
       return sendJson(res, 201, server.createStreamSession((await body(server, req)) as SessionInput))

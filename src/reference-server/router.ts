@@ -1,5 +1,5 @@
 // Request routing: agent routes (faults, auth, version floor, then the handler), the player
-// readiness stream, and the `/api/reference/*` control routes.
+// readiness stream, the `/api/reference/*` control routes and the player page.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as delay } from 'node:timers/promises'
 import { ReferenceServerError } from '../errors.js'
@@ -11,6 +11,7 @@ import { handleControlRoute } from './control-routes.js'
 import type { TypedEmitter } from './emitter.js'
 import { takeInjectedFailure, takeInjectedUnauthorized, type FaultOptions } from './faults.js'
 import { HttpError, sendError } from './http.js'
+import { handlePlayerPage, isPlayerPagePath } from './player-page.js'
 import type { ReferenceServerEvents } from './records.js'
 import type { ReferenceServer } from './server.js'
 import { playerTokenMatches } from './tokens.js'
@@ -37,7 +38,8 @@ export async function routeRequest(deps: RouterDeps, req: IncomingMessage, res: 
     else if (path.startsWith('/api/reference/') || path === '/api/reference') {
       if (!requestBearerMatches(req, deps.server.accessToken)) throw new HttpError(401, 'unauthorized', 'missing or wrong Bearer access token')
       await handleControlRoute(deps.server, req, res, url)
-    } else throw new HttpError(404, 'not_found', `no route ${method} ${path}`)
+    } else if (isPlayerPagePath(path)) handlePlayerPage(req, res, url)
+    else throw new HttpError(404, 'not_found', `no route ${method} ${path}`)
   } catch (err) {
     if (res.headersSent) {
       res.destroy()

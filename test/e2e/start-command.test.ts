@@ -38,7 +38,7 @@ describe('media-agent start (what npm start runs)', () => {
     expect(await daemon.stop('SIGTERM')).toEqual({ code: 0, signal: null })
   })
 
-  it('with no config, runs a local reference server and registers the daemon with it', async () => {
+  it('with no config, runs a local reference server, prints its player page first, and registers the daemon with it', async () => {
     const { env } = await tempHome()
     daemon = startDaemon(['start'], env)
     await daemon.waitForLog((line) => line.msg === 'media-agent started')
@@ -49,6 +49,12 @@ describe('media-agent start (what npm start runs)', () => {
     // The reference server saw the agent register and sync.
     const base = /reference web server runs at (\S+) and/.exec(stdout)?.[1]
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    // The first address of the banner is the player page, with the token in its fragment.
+    expect(/https?:\/\/\S+/.exec(stdout)?.[0]).toBe(`${base}/#token=${token}`)
+    const page = await request(`${base}/`)
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toContain('text/html')
+    expect(await page.body.text()).toContain('/player/app.js')
     const deadline = Date.now() + 20_000
     let syncs: unknown[] = []
     while (Date.now() < deadline) {

@@ -10,6 +10,8 @@ import { promisify } from 'node:util'
 const run = promisify(execFile)
 
 export type FixtureName = 'h264-1080p' | 'h264-720p' | 'anamorphic' | 'hevc10-surround' | 'h264-360p'
+  // 20 s clips for the browser tests (issue 17): long enough that the middle is a real seek.
+  | 'h264-1080p-20s' | 'h264-540p-20s'
 
 export interface MediaFixtures {
   dir: string
@@ -48,6 +50,14 @@ export async function createMediaFixtures(ffmpeg = 'ffmpeg'): Promise<MediaFixtu
       case 'h264-360p':
         file = join(dir, 'h264-360p.mp4')
         args = [...video('640x360', 20), ...tone(20), ...h264, '-c:a', 'aac', '-b:a', '96k', '-shortest', file]
+        break
+      case 'h264-1080p-20s':
+        file = join(dir, 'h264-1080p-20s.mp4')
+        args = [...video('1920x1080', 20), ...tone(20), ...h264, '-c:a', 'aac', '-b:a', '128k', '-shortest', file]
+        break
+      case 'h264-540p-20s':
+        file = join(dir, 'h264-540p-20s.mp4')
+        args = [...video('960x540', 20), ...tone(20), ...h264, '-c:a', 'aac', '-b:a', '96k', '-shortest', file]
         break
       case 'anamorphic':
         // 2.39:1 on screen from 960x536 storage with 4:3 pixels (display 1280x536).

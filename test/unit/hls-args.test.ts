@@ -100,6 +100,7 @@ describe('HLS output rules (contract 4.3)', () => {
     [2, 3, 0, undefined], // never before the start: a run from 0
     [0, 3, 0, undefined],
     [5, 1, 4, '8'],
+    [5, 0, 5, '10'], // no warm-up (the default): the run starts at the wanted segment
   ] as const)('a seek to segment %i with %i warm-up segments writes from %i (-ss %s)', (wanted, warmup, first, ss) => {
     const result = buildHlsArgs({ ...base, durationSeconds: 30, startSegment: wanted, warmupSegments: warmup })
     expect(result.firstWrittenSegment).toBe(first)

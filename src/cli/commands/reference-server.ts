@@ -5,6 +5,7 @@ import { referenceServerCliPort, referenceServerHost } from '../../config/defaul
 import { createRootLogger, logLevels } from '../../log.js'
 import { apiPaths } from '../../protocol/wire.js'
 import type { createReferenceServer } from '../../reference-server/server.js'
+import { playerPageUrl } from '../../reference-server/player-page.js'
 
 /** Runs the in-memory reference web server (docs/reference-server.md) until SIGINT or SIGTERM. */
 export class ReferenceServerCommand extends Command {
@@ -56,6 +57,7 @@ export class ReferenceServerCommand extends Command {
     out.write(
       [
         `reference server listening on ${server.url}`,
+        `player page:    ${playerPageUrl(server.url, accessToken)}`,
         `access token:   ${accessToken}`,
         `signing secret: ${server.signingSecret}`,
         '',

@@ -7,6 +7,7 @@ import { runDaemon } from '../../main.js'
 import { defaultConfigPath, embeddedDefaultConfig } from '../../config/load.js'
 import { createRootLogger } from '../../log.js'
 import type { ReferenceServer } from '../../reference-server/index.js'
+import { playerPageUrl } from '../../reference-server/player-page.js'
 import { embeddedReferenceServerPort } from '../../config/defaults.js'
 import type { RunningAgent } from '../../system/start-agent.js'
 
@@ -48,8 +49,11 @@ export class StartCommand extends AgentCommand {
   private printWelcome(server: ReferenceServer, agent: RunningAgent, accessToken: string) {
     const lines = [
       '',
+      `  watch a video       ${playerPageUrl(server.url, accessToken)}`,
+      '',
       'media-agent is running with the embedded default: no config file was found, so a local',
-      `reference web server runs at ${server.url} and the agent is registered with it.`,
+      `reference web server runs at ${server.url} and the agent is registered with it. The page`,
+      'above (the player page) starts a session from a file path or a link, queues magnets and plays.',
       '',
       `  access token        ${accessToken}`,
       `  live actor tree     curl -H "Authorization: Bearer $(cat ${agent.adminTokenPath})" ${agent.admin.url}/debug/actors`,

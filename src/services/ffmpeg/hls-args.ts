@@ -25,7 +25,7 @@ export interface HlsArgsInput {
   outputDir: string
   /** First segment this run writes (0 from the start; N on a seek-restart). */
   startSegment?: number
-  /** Segments encoded and discarded before `startSegment` on a seek-restart (docs/hls.md "Seeking"). */
+  /** Segments encoded and discarded before `startSegment` on a seek-restart (docs/hls.md "Seeking"); 0 starts at `startSegment`. */
   warmupSegments?: number
   segmentSeconds?: number
 }
@@ -50,7 +50,7 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   // a decaying average of past P-frame QPs), so a run's first segments differ from a run from 0;
   // after about 150 frames of the same input they converge (measured: docs/hls.md).
   const wanted = input.startSegment ?? 0
-  const startSegment = wanted === 0 ? 0 : Math.max(0, wanted - Math.max(1, input.warmupSegments ?? 1))
+  const startSegment = wanted === 0 ? 0 : Math.max(0, wanted - Math.max(0, input.warmupSegments ?? 1))
   const startSeconds = startSegment * segmentSeconds
   const geometry = outputGeometry(input.quality, input.sourceGeometry)
   const encoder = encoderProfile(input.encoder)

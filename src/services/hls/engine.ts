@@ -113,6 +113,8 @@ export interface HlsEngineOptions {
   maxRestarts?: number
   segmentWaitMs?: number
   seekAheadSegments?: number
+  /** Frames a seek-restart encodes and discards first (default hlsSeekWarmupFrames: none). */
+  seekWarmupFrames?: number
   /** Extra ffmpeg input options (tests: e.g. `-re` to slow an encode down). */
   extraInputArgs?: string[]
   /** Counts ffmpeg restarts for /metrics (services/metrics). */
@@ -241,9 +243,11 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   const seekAhead = options.seekAheadSegments ?? hlsSeekAheadSegments
   const sessions = new Map<string, LiveSession>()
 
+  const seekWarmupFrames = options.seekWarmupFrames ?? hlsSeekWarmupFrames
   const warmupSegments = (live: LiveSession): number => {
+    if (seekWarmupFrames <= 0) return 0
     const fps = live.probe?.video.frameRate ?? 30
-    return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(hlsSeekWarmupFrames / (fps * segmentSeconds))))
+    return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(seekWarmupFrames / (fps * segmentSeconds))))
   }
 
   const argsFor = (live: LiveSession, startSegment: number, outputDir: string, facts = probedFacts(live.probe!), source = live.sourceNow()): HlsArgs => {
@@ -327,8 +331,14 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     const actor = live.actor
     const state = stateOf(live)
     if (!actor || (state !== 'encoding' && state !== 'complete')) return undefined
-    const { runStart, highestSegment } = actor.getSnapshot().context
-    const covered = state === 'encoding' && index >= runStart && index <= Math.max(highestSegment, runStart) + seekAhead
+    const { run, runStart, highestSegment } = actor.getSnapshot().context
+    let covered = state === 'encoding' && index >= runStart && index <= Math.max(highestSegment, runStart) + seekAhead
+    // The machine hears of a closed segment a moment after ffmpeg's rename: a player asking for
+    // the segment after one that has just closed must not restart the encoder writing it.
+    if (!covered && state === 'encoding' && index - seekAhead > runStart) {
+      const current = live.runs.get(run)
+      covered = current !== undefined && (await exists(join(current.dir, `seg-${index - seekAhead}.m4s`)))
+    }
     if (!covered) {
       live.log.info({ segment: index, runStart, highestSegment }, 'seek: restarting ffmpeg at the segment')
       actor.send({ type: 'SEEK', segment: index })

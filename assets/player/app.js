@@ -1,0 +1,513 @@
+// The reference server's player page (issue 17, protocol.md 4), plain browser JavaScript served
+// by src/reference-server/player-page.ts. Two pages share it: `/` (sessions, tasks, forms) and
+// `/play/<sessionId>` (one session: hls.js where MediaSource works, else native HLS; a plain
+// <video> for direct play). Readiness comes from the `ready` event of the player SSE; when that
+// stream fails, says nothing for a grace period, or the agent's sync already reports the session
+// ready (its session-ready call is only best effort, contract 4.1), the page HEAD-probes the
+// playlist or stream URL for up to 30 s (contract 4.2, 6.4). `window.maPlayer` exposes what a test or benchmark needs to observe.
+/* global Hls */
+'use strict'
+
+const settings = JSON.parse(document.getElementById('ma-settings').textContent)
+const tokenKey = 'media-agent.access-token'
+
+// ---- access token: from the URL fragment (never sent to a server), kept in localStorage ------
+
+function takeToken() {
+  const fragment = new URLSearchParams(location.hash.slice(1))
+  const given = fragment.get('token')
+  if (given) {
+    localStorage.setItem(tokenKey, given)
+    history.replaceState(null, '', location.pathname + location.search)
+  }
+  return localStorage.getItem(tokenKey)
+}
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message)
+    this.status = status
+  }
+}
+
+async function api(path, options = {}) {
+  const token = takeToken()
+  if (!token) {
+    askForToken()
+    throw new ApiError(401, 'no access token')
+  }
+  const headers = { authorization: 'Bearer ' + token }
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  const response = await fetch(path, { method: options.method || 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), cache: 'no-store' })
+  if (response.status === 401) {
+    askForToken()
+    throw new ApiError(401, 'the access token was refused')
+  }
+  const text = await response.text()
+  const json = text === '' ? null : JSON.parse(text)
+  if (!response.ok) throw new ApiError(response.status, (json && (json.message || json.error)) || response.statusText)
+  return json
+}
+
+function askForToken() {
+  const form = document.getElementById('token-form')
+  if (!form.hidden) return
+  form.hidden = false
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    localStorage.setItem(tokenKey, new FormData(form).get('token').trim())
+    location.reload()
+  }, { once: true })
+}
+
+// ---- small helpers ---------------------------------------------------------------------------
+
+const $ = (id) => document.getElementById(id)
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value
+    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value)
+    else node.setAttribute(name, value)
+  }
+  for (const child of children) node.append(child)
+  return node
+}
+
+function showError(id, message) {
+  const node = $(id)
+  node.textContent = message
+  node.hidden = !message
+}
+
+function clock(seconds) {
+  if (!Number.isFinite(seconds)) return '0:00'
+  const whole = Math.max(0, Math.floor(seconds))
+  const h = Math.floor(whole / 3600)
+  const m = Math.floor((whole % 3600) / 60)
+  const s = String(whole % 60).padStart(2, '0')
+  return h > 0 ? h + ':' + String(m).padStart(2, '0') + ':' + s : m + ':' + s
+}
+
+function baseName(path) {
+  const parts = String(path || '').split(/[\\/]/)
+  return parts[parts.length - 1] || path
+}
+
+// ---- index page ------------------------------------------------------------------------------
+
+async function createSession(source, method, quality) {
+  const body = { PlayMethod: method, quality }
+  if (/^https?:\/\//i.test(source)) body.DirectURL = source
+  else body.filePath = source
+  const view = await api('/api/reference/sessions', { method: 'POST', body })
+  location.assign('/play/' + encodeURIComponent(view.sessionId))
+}
+
+function startIndex() {
+  const playForm = $('play-form')
+  playForm.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const data = new FormData(playForm)
+    showError('play-error', '')
+    try {
+      await createSession(String(data.get('source')).trim(), data.get('method'), data.get('quality'))
+    } catch (error) {
+      showError('play-error', 'Could not start the session: ' + error.message)
+    }
+  })
+  const taskForm = $('task-form')
+  taskForm.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    showError('task-error', '')
+    try {
+      await api('/api/reference/tasks', { method: 'POST', body: { source: String(new FormData(taskForm).get('source')).trim() } })
+      taskForm.reset()
+      await refreshIndex()
+    } catch (error) {
+      showError('task-error', 'Could not queue the download: ' + error.message)
+    }
+  })
+  void refreshLoop()
+}
+
+async function refreshLoop() {
+  for (;;) {
+    try {
+      await refreshIndex()
+    } catch (error) {
+      if (error.status === 401) return
+      $('agent-line').textContent = 'Cannot reach the reference server: ' + error.message
+    }
+    await sleep(settings.statusPollMs)
+  }
+}
+
+async function refreshIndex() {
+  const state = await api('/api/reference/state')
+  const reports = new Map()
+  const taskReports = new Map()
+  if (state.lastSync) {
+    for (const report of state.lastSync.request.sessions) reports.set(report.sessionId, report)
+    for (const report of state.lastSync.request.tasks) taskReports.set(report.id, report)
+  }
+  const live = state.sessions.filter((view) => !view.removedAt).reverse()
+  const sessionRows = live.map((view) => {
+    const report = reports.get(view.sessionId)
+    const source = view.session.filePath || view.session.DirectURL || ''
+    const method = view.session.PlayMethod === 'hls' ? 'HLS ' + view.session.quality : 'direct'
+    const agentState = report ? report.state + (report.error ? ': ' + report.error : '') : view.readyAt ? 'ready' : 'not picked up yet'
+    return el('tr', {},
+      el('td', { class: 'muted', title: view.sessionId, text: view.sessionId.slice(0, 8) }),
+      el('td', { title: source }, el('a', { href: '/play/' + encodeURIComponent(view.sessionId), text: '▶ ' + baseName(source) })),
+      el('td', { text: method }),
+      el('td', { class: 'state-' + (report ? report.state : 'starting'), text: agentState }),
+      el('td', {}, el('button', { type: 'button', class: 'small', text: 'Remove', onclick: () => api('/api/reference/sessions/' + encodeURIComponent(view.sessionId), { method: 'DELETE' }).then(refreshIndex, () => {}) })))
+  })
+  $('sessions').tBodies[0].replaceChildren(...sessionRows)
+  $('sessions-empty').hidden = sessionRows.length > 0
+
+  const taskRows = state.tasks.filter((task) => task.add !== 'withdrawn' && task.add !== 'none').reverse().map((task) => {
+    const report = taskReports.get(task.taskId)
+    const files = report ? report.files.map((file) => el('div', { class: 'file' },
+      el('span', { title: file.path, text: baseName(file.path) + ' (' + Math.floor(file.progress * 100) + '%)' }),
+      el('button', { type: 'button', class: 'small', text: 'Play', 'data-path': file.path, onclick: () => playFile(file.path) }))) : []
+    return el('tr', {},
+      el('td', { title: task.source, text: report && report.name ? report.name : magnetName(task.source) }),
+      el('td', { text: report ? report.state + (report.error ? ': ' + report.error : '') : task.add === 'pending' ? 'queued' : task.add }),
+      el('td', { text: report ? Math.floor(report.progress * 100) + '%' + (report.peers ? ' · ' + report.peers + ' peers' : '') : '' }),
+      el('td', {}, ...files))
+  })
+  $('tasks').tBodies[0].replaceChildren(...taskRows)
+  $('tasks-empty').hidden = taskRows.length > 0
+  $('agent-line').textContent = state.agents.length === 0 ? 'No agent has registered yet.' : 'Agent: ' + state.agents.join(', ') + (state.lastSync ? ' · last sync ' + new Date(state.lastSync.at).toLocaleTimeString() : '')
+}
+
+/** The display name a magnet carries (`dn`), else the start of the source. */
+function magnetName(source) {
+  try {
+    if (source.startsWith('magnet:')) {
+      const name = new URLSearchParams(source.slice(source.indexOf('?') + 1)).get('dn')
+      if (name) return name
+    }
+  } catch {
+    // not a URL: shown as it is
+  }
+  return source.length > 60 ? source.slice(0, 57) + '…' : source
+}
+
+function playFile(path) {
+  const data = new FormData($('play-form'))
+  createSession(path, data.get('method'), data.get('quality')).catch((error) => showError('play-error', 'Could not start the session: ' + error.message))
+}
+
+// ---- play page -------------------------------------------------------------------------------
+
+const player = {
+  phase: 'loading', // loading | waiting | ready | playing | failed | ended
+  readyVia: null, // already | sse | probe
+  probes: 0,
+  sessionId: null,
+  playMethod: null,
+  quality: null,
+  createdAtMs: null,
+  readyKnownAtMs: null,
+  firstFrameAtMs: null,
+  errors: [],
+  fatalErrors: [],
+  lastSeekMs: null,
+  // Epoch ms of the first occurrence of each step from readiness to the first frame (the browser benchmark reports them).
+  marks: {},
+  fragments: [],
+  seek: (seconds) => seekTo(seconds),
+}
+window.maPlayer = player
+
+let video
+let hls
+let probeNow = () => {}
+const epochNow = () => performance.timeOrigin + performance.now()
+const mark = (name) => { player.marks[name] ??= epochNow() }
+// The last fragment requests and arrivals with their times (a benchmark reads where a seek waited).
+const fragLog = (entry) => {
+  player.fragments.push({ ...entry, at: Math.round(performance.now()) })
+  if (player.fragments.length > 50) player.fragments.shift()
+}
+
+function setPhase(phase, text) {
+  player.phase = phase
+  const overlay = $('overlay')
+  overlay.hidden = phase === 'playing' || phase === 'ready'
+  overlay.classList.toggle('failed', phase === 'failed' || phase === 'ended')
+  if (text) $('overlay-text').textContent = text
+}
+
+function fail(message) {
+  player.fatalErrors.push(message)
+  setPhase('failed', message)
+  showError('play-error', message)
+}
+
+async function loadView(sessionId) {
+  for (;;) {
+    const view = await api('/api/reference/sessions/' + encodeURIComponent(sessionId))
+    if (view.removedAt) throw new ApiError(410, 'this session was removed')
+    // stream/hls URLs are unknown until the agent has told the server its address.
+    if (view.urls.stream && view.urls.hls) return view
+    setPhase('waiting', 'Waiting for an agent to pick up the session…')
+    await sleep(settings.statusPollMs)
+  }
+}
+
+function waitForReadiness(view, probeUrl) {
+  if (view.readyAt) return Promise.resolve('already')
+  return new Promise((resolve) => {
+    let done = false
+    let probing = false
+    const events = new EventSource(view.paths.playerEvents)
+    const finish = (via) => {
+      if (done) return
+      done = true
+      clearTimeout(grace)
+      events.close()
+      resolve(via)
+    }
+    events.addEventListener('ready', () => finish('sse'))
+    // CLOSED means the server refused the stream (EventSource only reconnects after a drop).
+    events.addEventListener('error', () => {
+      if (events.readyState === EventSource.CLOSED) startProbing()
+    })
+    const grace = setTimeout(startProbing, settings.readyGraceMs)
+    // The agent's sync says ready but no notice came (its session-ready call failed): probe now.
+    probeNow = startProbing
+    async function startProbing() {
+      if (probing || done) return
+      probing = true
+      const deadline = performance.now() + settings.headProbeBudgetMs
+      while (!done && performance.now() < deadline) {
+        player.probes++
+        try {
+          const answer = await fetch(probeUrl, { method: 'HEAD', cache: 'no-store' })
+          if (answer.ok) return finish('probe')
+        } catch {
+          // the agent is unreachable for the moment: keep probing within the budget
+        }
+        await sleep(settings.headProbeIntervalMs)
+      }
+      if (!done) $('readiness').textContent = 'not ready after ' + settings.headProbeBudgetMs / 1000 + ' s of probing; still listening for the agent'
+    }
+  })
+}
+
+function watchFrames() {
+  if (!('requestVideoFrameCallback' in HTMLVideoElement.prototype)) {
+    video.addEventListener('loadeddata', () => { player.firstFrameAtMs ??= epochNow() }, { once: true })
+    return
+  }
+  for (const name of ['loadedmetadata', 'loadeddata', 'canplay', 'playing']) video.addEventListener(name, () => mark(name), { once: true })
+  video.requestVideoFrameCallback((now) => {
+    player.firstFrameAtMs = performance.timeOrigin + now
+    showQuality()
+  })
+}
+
+function showQuality() {
+  const size = video.videoWidth ? video.videoWidth + '×' + video.videoHeight : '…'
+  $('quality').textContent = (player.playMethod === 'hls' ? player.quality : 'direct play') + ' · ' + size
+}
+
+function attachHls() {
+  hls = new Hls({
+    // The agent's segments are 2 s; a modest forward buffer keeps a seek from queueing behind
+    // segments the player does not need yet, and the session's encoder is not asked far ahead.
+    maxBufferLength: 12,
+    maxMaxBufferLength: 30,
+    backBufferLength: 30,
+    // A segment past the encoder waits on the agent (up to 10 s) and may then 404 once.
+    fragLoadPolicy: { default: { maxTimeToFirstByteMs: 20000, maxLoadTimeMs: 60000, timeoutRetry: { maxNumRetry: 4, retryDelayMs: 0, maxRetryDelayMs: 0 }, errorRetry: { maxNumRetry: 6, retryDelayMs: 500, maxRetryDelayMs: 4000 } } },
+  })
+  hls.on(Hls.Events.MANIFEST_PARSED, () => mark('manifestParsed'))
+  hls.on(Hls.Events.LEVEL_LOADED, () => mark('levelLoaded'))
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
+    mark('fragLoaded')
+    fragLog({ loaded: data.frag.sn })
+  })
+  hls.on(Hls.Events.FRAG_LOADING, (_event, data) => fragLog({ loading: data.frag.sn }))
+  hls.on(Hls.Events.BUFFER_APPENDED, () => mark('bufferAppended'))
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    player.errors.push({ type: data.type, details: data.details, fatal: data.fatal })
+    if (!data.fatal) return
+    if (data.type === Hls.ErrorTypes.MEDIA_ERROR && player.errors.filter((e) => e.fatal).length < 3) {
+      hls.recoverMediaError()
+      return
+    }
+    fail('The player stopped: ' + data.details)
+    hls.destroy()
+  })
+  hls.attachMedia(video)
+}
+
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const script = el('script', { src })
+    script.addEventListener('load', resolve)
+    script.addEventListener('error', () => reject(new Error('cannot load ' + src)))
+    document.head.append(script)
+  })
+}
+
+async function startPlayback() {
+  try {
+    await video.play()
+  } catch (error) {
+    if (error.name !== 'NotAllowedError') throw error
+    // Autoplay with sound needs a gesture on this origin; start muted and offer Unmute.
+    video.muted = true
+    await video.play()
+  }
+}
+
+async function startPlay() {
+  video = $('video')
+  const sessionId = decodeURIComponent(location.pathname.split('/')[2] || '')
+  player.sessionId = sessionId
+  let view
+  try {
+    view = await loadView(sessionId)
+  } catch (error) {
+    fail(error.status === 404 ? 'No such session.' : 'Cannot load the session: ' + error.message)
+    return
+  }
+  player.playMethod = view.session.PlayMethod === 'hls' ? 'hls' : 'direct'
+  player.quality = view.session.quality
+  player.createdAtMs = Date.parse(view.createdAt)
+  const source = view.session.filePath || view.session.DirectURL || ''
+  $('source').textContent = baseName(source)
+  $('source').title = source
+  document.title = baseName(source) + ' · media-agent'
+  $('title').textContent = baseName(source)
+  showQuality()
+  wireControls()
+  void pollAgentState(sessionId)
+
+  // hls.js (600 KB) only for HLS, loaded while the agent transcodes; direct play never waits for it.
+  if (player.playMethod === 'hls') await loadScript('/player/hls.min.js').catch(() => {})
+  const useHlsJs = player.playMethod === 'hls' && typeof Hls !== 'undefined' && Hls.isSupported()
+  if (player.playMethod === 'hls' && !useHlsJs && !video.canPlayType('application/vnd.apple.mpegurl')) {
+    fail('This browser can play neither HLS through MediaSource nor natively.')
+    return
+  }
+  const url = player.playMethod === 'hls' ? view.urls.hls : view.urls.stream
+  // Everything that does not need the media is set up while the agent works.
+  // CORS mode (the stream server allows any origin), so the picture can be read back (tests do).
+  video.crossOrigin = 'anonymous'
+  watchFrames()
+  if (useHlsJs) attachHls()
+  setPhase('waiting', player.playMethod === 'hls' ? 'The agent is transcoding the first segment…' : 'The agent is opening the file…')
+  const via = await waitForReadiness(view, url)
+  if (player.phase === 'failed') return
+  player.readyVia = via
+  player.readyKnownAtMs = epochNow()
+  mark('readyKnown')
+  $('readiness').textContent = via === 'probe' ? 'ready (found by HEAD probe)' : via === 'sse' ? 'ready (notified by the server)' : 'ready'
+  setPhase('ready')
+  if (useHlsJs) hls.loadSource(url)
+  else video.src = url
+  try {
+    await startPlayback()
+  } catch (error) {
+    fail('Playback did not start: ' + error.message)
+  }
+}
+
+async function pollAgentState(sessionId) {
+  while (player.phase !== 'ended') {
+    try {
+      const view = await api('/api/reference/sessions/' + encodeURIComponent(sessionId))
+      const report = view.report
+      $('agent-state').textContent = view.removedAt ? 'session removed' : report ? report.state + (report.cacheHit ? ' (cache hit)' : '') : 'not picked up yet'
+      if (view.removedAt) {
+        if (hls) hls.destroy()
+        video.removeAttribute('src')
+        setPhase('ended', 'The session was removed.')
+        return
+      }
+      if (report && report.state === 'failed' && player.phase !== 'failed') fail('The agent could not play this: ' + (report.error || 'failed'))
+      if (report && report.state === 'ready' && player.phase === 'waiting') probeNow()
+    } catch {
+      // the next poll tries again
+    }
+    await sleep(settings.statusPollMs)
+  }
+}
+
+function wireControls() {
+  const toggle = $('toggle')
+  const seek = $('seek')
+  const mute = $('mute')
+  let dragging = false
+  const update = () => {
+    $('time').textContent = clock(video.currentTime)
+    if (!dragging) seek.value = String(video.currentTime)
+  }
+  video.addEventListener('timeupdate', update)
+  video.addEventListener('durationchange', () => {
+    seek.max = String(video.duration || 0)
+    $('duration').textContent = clock(video.duration)
+  })
+  video.addEventListener('loadedmetadata', showQuality)
+  video.addEventListener('resize', showQuality)
+  video.addEventListener('playing', () => {
+    if (player.phase !== 'failed') setPhase('playing')
+    toggle.disabled = false
+    seek.disabled = false
+  })
+  video.addEventListener('waiting', () => {
+    if (player.phase === 'playing') {
+      $('overlay').hidden = false
+      $('overlay-text').textContent = 'Buffering…'
+    }
+  })
+  video.addEventListener('play', () => { toggle.textContent = 'Pause' })
+  video.addEventListener('pause', () => { toggle.textContent = 'Play' })
+  const showMute = () => { mute.textContent = video.muted ? 'Unmute' : 'Mute' }
+  showMute()
+  video.addEventListener('volumechange', showMute)
+  video.addEventListener('error', () => {
+    const error = video.error
+    if (error) fail('The video element failed: ' + (error.message || 'code ' + error.code))
+  })
+  toggle.addEventListener('click', () => { if (video.paused) void video.play(); else video.pause() })
+  mute.addEventListener('click', () => { video.muted = !video.muted })
+  seek.addEventListener('input', () => {
+    dragging = true
+    $('time').textContent = clock(Number(seek.value))
+  })
+  seek.addEventListener('change', () => {
+    dragging = false
+    void seekTo(Number(seek.value))
+  })
+}
+
+/** Seeks and resolves with the milliseconds until a frame at the new position is shown while playing. */
+function seekTo(seconds) {
+  const asked = performance.now()
+  return new Promise((resolve) => {
+    const target = Math.max(0, seconds - 0.05)
+    const onFrame = (now, metadata) => {
+      if (metadata.mediaTime >= target && !video.paused && !video.seeking) {
+        player.lastSeekMs = now - asked
+        resolve(player.lastSeekMs)
+      } else video.requestVideoFrameCallback(onFrame)
+    }
+    fragLog({ seek: seconds })
+    video.currentTime = seconds
+    if (video.paused) void video.play().catch(() => {})
+    video.requestVideoFrameCallback(onFrame)
+  })
+}
+
+if (document.body.dataset.page === 'index') startIndex()
+else void startPlay()

@@ -1,0 +1,228 @@
+// `npm run bench -- browser`: what a person waits for in a real browser (Debian's Chromium through
+// playwright-core) on the reference server's player page, against bare ffmpeg in the same run.
+// Prints ONE JSON line.
+//
+// Set-up as `npm start` has it: the reference server and the agent in one process on loopback,
+// a 1080p H.264 + AAC source (a fresh copy per session, so no probe comes from the cache).
+// Per round and per kind (direct play, HLS 720p, HLS original):
+//   firstFrameMs  from createStreamSession() (the web server creating the session) to the first
+//                 frame the page's <video> presented (requestVideoFrameCallback); the page is
+//                 opened right after the session is created, as a web app would;
+//   seekMs        from setting currentTime to the middle of the file to the first frame presented
+//                 there while playing (measured in the page).
+// Anchors, bare ffmpeg with the engine's arguments for the same rung, from spawn until the files
+// exist (inotify + 2 ms poll):
+//   bareFirstSegmentMs  from 0: init.mp4 and seg-0.m4s;
+//   bareSeekSegmentMs   started at the seek's segment (`-ss` there, no warm-up): its first segment.
+// Each HLS session is paired with the bare runs next to it; the ratios are medians of the pairs'
+// ratios. Goals (issue 17): HLS first frame <= 1.3x bareFirstSegmentMs, seek <= 1.3x
+// bareSeekSegmentMs, direct first frame <= 300 ms. BENCH_BROWSER_ROUNDS (default 3), BENCH_BROWSER_SECONDS (30).
+import { execFile } from 'node:child_process'
+import { copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import type { Page } from 'playwright-core'
+import { parseConfigText } from '../src/config/load.js'
+import { hlsSeekWarmupMaxSegments } from '../src/config/defaults.js'
+import { silentLogger } from '../src/log.js'
+import { createReferenceServer, playerPageUrl } from '../src/reference-server/index.js'
+import { buildHlsArgs } from '../src/services/ffmpeg/hls-args.js'
+import { createProbeService } from '../src/services/ffmpeg/probe.js'
+import { startAgent } from '../src/system/start-agent.js'
+import { chromiumPath, launchBrowser } from '../test/helpers/browser.js'
+import { freePort } from '../test/helpers/ports.js'
+import { bareFfmpeg, median } from './_bare-ffmpeg.js'
+
+const run = promisify(execFile)
+const rounds = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3)
+const seconds = Number(process.env.BENCH_BROWSER_SECONDS ?? 30)
+const seekSeconds = Math.floor(seconds / 2)
+const seekSegment = Math.floor(seekSeconds / 2)
+const accessToken = 'bench-browser'
+
+type Kind = 'direct' | 'hls720p' | 'hlsOriginal'
+const kinds: { kind: Kind; PlayMethod: string; quality: string }[] = [
+  { kind: 'direct', PlayMethod: 'direct', quality: 'original' },
+  { kind: 'hls720p', PlayMethod: 'hls', quality: '720p' },
+  { kind: 'hlsOriginal', PlayMethod: 'hls', quality: 'original' },
+]
+
+const round1 = (value: number) => Math.round(value * 10) / 10
+const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
+
+async function poll<T>(what: string, read: () => Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (value !== null && value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+interface Sample {
+  firstFrameMs: number
+  seekMs: number
+  agentSyncedMs: number
+  agentReadyMs: number
+  pageKnewReadyMs: number
+  readyVia: string
+  marks: Record<string, number>
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'media-agent-bench-browser-'))
+  const stops: (() => Promise<void>)[] = []
+  try {
+    const source = join(root, 'source-1080p.mp4')
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
+      '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=30:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '48', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', source])
+    const probe = (await createProbeService({ ffprobePath: 'ffprobe', logger: silentLogger() }).probe(source)).result
+    // For comparison only: what a seek would cost with issue 6's 150-frame rate-control warm-up.
+    const warmup = Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(150 / ((probe.video.frameRate ?? 30) * 2))))
+    const argsFor = (quality: string, outputDir: string, startSegment: number, warmupSegments: number) => buildHlsArgs({
+      source,
+      sourceGeometry: { width: probe.video.width, height: probe.video.height, sampleAspectRatio: probe.video.sampleAspectRatio },
+      durationSeconds: probe.durationSeconds,
+      quality, encoder: 'libx264', audioIndex: 0, hasAudio: probe.audio.length > 0, outputDir, startSegment, warmupSegments,
+    }).args
+
+    const server = await createReferenceServer({ accessToken })
+    stops.push(() => server.close())
+    const streamPort = await freePort()
+    const { config } = parseConfigText([
+      '[server]', `base_url = "${server.url}"`, `access_token = "${accessToken}"`,
+      '[daemon]', `state_dir = "${join(root, 'state')}"`,
+      '[stream]', `port = ${streamPort}`, 'upnp = false',
+      '[admin]', `listen = "127.0.0.1:${await freePort()}"`,
+      '[downloads]', `dir = "${join(root, 'downloads')}"`,
+      '[downloads.hls_cache]', `dir = "${join(root, 'hls')}"`,
+      '[funnel]', 'enabled = false',
+    ].join('\n'), { file: join(root, 'config.toml') })
+    const registered = server.waitFor('register', undefined, 30_000)
+    // As npm start runs it: the stream server on every interface, players sent to its public URL.
+    const agent = await startAgent(config, silentLogger())
+    stops.push(async () => { await agent.stop() })
+    await registered
+    const browser = await launchBrowser()
+    stops.push(() => browser.close())
+    const page: Page = await browser.context.newPage()
+    // The token lands in localStorage; the page and hls.js are cached from here on.
+    await page.goto(playerPageUrl(server.url, accessToken))
+
+    let copies = 0
+    const play = async (kind: (typeof kinds)[number]): Promise<Sample> => {
+      const file = join(root, `copy-${copies++}.mp4`)
+      await copyFile(source, file)
+      const sessionId = `${kind.kind}-${copies}`
+      const synced = server.waitFor('sync', (record) => record.response.streamSessions.some((s) => s.sessionId === sessionId), 30_000)
+      const ready = server.waitFor('sessionReady', (event) => event.record.session.sessionId === sessionId, 30_000)
+      const createdAt = Date.now()
+      server.createStreamSession({ sessionId, filePath: file, PlayMethod: kind.PlayMethod, quality: kind.quality })
+      await page.goto(`${server.url}/play/${encodeURIComponent(sessionId)}`)
+      const syncedAt = (await synced).at
+      const readyAt = Date.parse((await ready).record.readyAt!)
+      const firstFrameAt = await poll('no first frame', () => page.evaluate<number | null>('window.maPlayer.firstFrameAtMs')).catch(async (error: Error) => {
+        throw new Error(`${kind.kind}: ${error.message}; player ${JSON.stringify(await page.evaluate('window.maPlayer'))}`)
+      })
+      const state = await page.evaluate<{ readyKnownAtMs: number; readyVia: string; marks: Record<string, number> }>('window.maPlayer')
+      // Let it play a moment, as a person would before reaching for the seek bar.
+      await poll('playback did not start', () => page.evaluate<boolean | null>('document.querySelector("video").currentTime > 1 || null'), 30_000)
+      const seekMs = await page.evaluate<number>(`window.maPlayer.seek(${seekSeconds})`)
+      server.removeStreamSession(sessionId)
+      await page.goto('about:blank')
+      await rm(file, { force: true })
+      return {
+        firstFrameMs: firstFrameAt - createdAt,
+        seekMs,
+        agentSyncedMs: syncedAt - createdAt,
+        agentReadyMs: readyAt - createdAt,
+        pageKnewReadyMs: state.readyKnownAtMs - createdAt,
+        readyVia: state.readyVia,
+        marks: Object.fromEntries(Object.entries(state.marks).map(([name, at]) => [name, at - createdAt])),
+      }
+    }
+
+    const samples: Record<Kind, Sample[]> = { direct: [], hls720p: [], hlsOriginal: [] }
+    type Anchor = { first: number[]; seek: number[]; seekWithWarmup: number[] }
+    const bare: Record<Kind, Anchor> = { direct: { first: [], seek: [], seekWithWarmup: [] }, hls720p: { first: [], seek: [], seekWithWarmup: [] }, hlsOriginal: { first: [], seek: [], seekWithWarmup: [] } }
+    const timeBare = async (quality: string, startSegment: number, warmupSegments: number): Promise<number> => {
+      const dir = await mkdtemp(join(root, 'bare-'))
+      try {
+        return await bareFfmpeg(argsFor(quality, dir, startSegment, warmupSegments), dir, ['init.mp4', `seg-${startSegment}.m4s`])
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    }
+    // One round not counted: the browser's first video, ffmpeg's libraries, the page cache.
+    for (const kind of kinds) await play(kind)
+    // Each HLS session is paired with its bare ffmpeg runs, taken right before it on even rounds
+    // and right after it on odd ones: on a shared host the load drifts within seconds, and a
+    // ratio of neighbours says more than a ratio of medians taken minutes apart.
+    for (let index = 0; index < rounds; index++) {
+      for (const kind of kinds) {
+        const anchors = async () => {
+          if (kind.PlayMethod !== 'hls') return
+          bare[kind.kind].first.push(await timeBare(kind.quality, 0, 0))
+          bare[kind.kind].seek.push(await timeBare(kind.quality, seekSegment, 0))
+        }
+        if (index % 2 === 0) await anchors()
+        samples[kind.kind].push(await play(kind))
+        if (index % 2 === 1) await anchors()
+        if (kind.PlayMethod === 'hls') bare[kind.kind].seekWithWarmup.push(await timeBare(kind.quality, seekSegment, warmup))
+      }
+    }
+
+    const summary = (list: Sample[]) => ({
+      firstFrameMs: round1(median(list.map((s) => s.firstFrameMs))),
+      seekMs: round1(median(list.map((s) => s.seekMs))),
+      breakdownMs: {
+        agentSynced: round1(median(list.map((s) => s.agentSyncedMs))),
+        agentReady: round1(median(list.map((s) => s.agentReadyMs))),
+        pageKnewReady: round1(median(list.map((s) => s.pageKnewReadyMs))),
+        ...Object.fromEntries([...new Set(list.flatMap((s) => Object.keys(s.marks)))].filter((name) => name !== 'readyKnown')
+          .map((name) => [name, round1(median(list.flatMap((s) => (s.marks[name] === undefined ? [] : [s.marks[name]!]))))])),
+        firstFrame: round1(median(list.map((s) => s.firstFrameMs))),
+      },
+      readyVia: [...new Set(list.map((s) => s.readyVia))],
+      firstFrameAllMs: list.map((s) => round1(s.firstFrameMs)),
+      seekAllMs: list.map((s) => round1(s.seekMs)),
+    })
+    const pairedRatio = (own: number[], anchor: number[]) => ratio(median(own.map((value, i) => value / anchor[i]!)), 1)
+    const hls = (kind: Kind) => {
+      const own = summary(samples[kind])
+      const anchor = bare[kind]
+      return {
+        ...own,
+        bareFirstSegmentMs: round1(median(anchor.first)),
+        firstFrameRatio: pairedRatio(samples[kind].map((s) => s.firstFrameMs), anchor.first),
+        bareSeekSegmentMs: round1(median(anchor.seek)),
+        seekRatio: pairedRatio(samples[kind].map((s) => s.seekMs), anchor.seek),
+        bareSeekSegmentWithWarmupMs: round1(median(anchor.seekWithWarmup)),
+        bareFirstSegmentAllMs: anchor.first.map(round1),
+        bareSeekSegmentAllMs: anchor.seek.map(round1),
+      }
+    }
+    const version = (await run(chromiumPath(), ['--version'])).stdout.trim()
+    process.stdout.write(`${JSON.stringify({
+      bench: 'browser',
+      node: process.version,
+      browser: version,
+      loadAverage1m: Math.round(loadavg()[0]! * 100) / 100,
+      source: `1920x1080 H.264 30 fps, ${seconds} s`,
+      seekTo: seekSeconds,
+      rounds,
+      direct: summary(samples.direct),
+      hls720p: hls('hls720p'),
+      hlsOriginal: hls('hlsOriginal'),
+      goals: { hlsFirstFrameRatioAtMost: 1.3, seekRatioAtMost: 1.3, directFirstFrameMsAtMost: 300 },
+    })}\n`)
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {})
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+await main()
