@@ -6,6 +6,7 @@ import { StatusCommand } from './commands/status.js'
 import { StartCommand } from './commands/start.js'
 import { ReferenceServerCommand } from './commands/reference-server.js'
 import { StatechartsCommand } from './commands/statecharts.js'
+import { VpnDisableCommand, VpnEnableCommand, VpnStatusCommand } from './commands/vpn.js'
 
 export function buildCli(): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false })
@@ -16,6 +17,9 @@ export function buildCli(): Cli {
   cli.register(StartCommand)
   cli.register(ReferenceServerCommand)
   cli.register(StatechartsCommand)
+  cli.register(VpnStatusCommand)
+  cli.register(VpnEnableCommand)
+  cli.register(VpnDisableCommand)
   return cli
 }
 

@@ -64,7 +64,7 @@ export type AgentEvent =
   /** A spawned child failed: delivered by XState, never sent by hand (types the wildcard handlers). */
   | { type: `xstate.error.actor.${string}`; error: unknown }
 
-export type AgentChildName = 'tasks' | 'controlPlane'
+export type AgentChildName = 'tasks' | 'controlPlane' | 'vpn'
 
 /** Start order; shutdown stops them in reverse (the control plane first: no new actions). */
 export const agentChildNames: readonly AgentChildName[] = ['tasks', 'controlPlane']
@@ -97,6 +97,7 @@ export const agentMachine = setup({
   actors: {
     controlPlane: unbound('controlPlane') as AnyActorLogic,
     tasks: unbound('tasks') as AnyActorLogic,
+    vpn: unbound('vpn') as AnyActorLogic,
     session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },

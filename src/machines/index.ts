@@ -8,6 +8,7 @@ import { hlsTranscodeMachine } from './hls-transcode.machine.js'
 import { sessionMachine } from './session.machine.js'
 import { taskMachine } from './task.machine.js'
 import { tasksMachine } from './tasks.machine.js'
+import { vpnMachine } from './vpn.machine.js'
 
 export const machines: Record<string, AnyStateMachine> = {
   agent: agentMachine,
@@ -17,4 +18,5 @@ export const machines: Record<string, AnyStateMachine> = {
   session: sessionMachine,
   task: taskMachine,
   tasks: tasksMachine,
+  vpn: vpnMachine,
 }

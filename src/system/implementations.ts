@@ -10,6 +10,7 @@ import { streamServerAddresses } from '../services/net/addresses.js'
 import { isContainer } from '../services/net/container.js'
 import { createTasksPart, type TasksPartOptions } from './tasks-part.js'
 import { createHlsPart } from './hls-part.js'
+import { createVpnPart, type VpnPartOptions } from './vpn-part.js'
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -28,6 +29,8 @@ export interface SystemDeps {
   sessions?: Pick<SessionPartOptions, 'hlsEngine' | 'inProgress' | 'streamHost' | 'ca' | 'dispatcher'>
   /** Torrent engine options not in the config (tests: no DHT/LSD, a loopback tracker). */
   tasks?: Pick<TasksPartOptions, 'engine'>
+  /** Tunnel options not in the config (tests: the outer socket's local address). */
+  vpn?: Pick<VpnPartOptions, 'tunnel'>
 }
 
 export interface BuiltParts extends SystemParts {
@@ -59,16 +62,25 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   // keeps each actor's step atomic and keeps the order of events.
   const post = (deliver: () => void) => queueMicrotask(deliver)
   const requestSync = (reason: string) => post(() => root?.system.get('controlPlane')?.send({ type: 'controlPlane.changed', reason }))
-  const tasks = createTasksPart({ config, logger, changed: requestSync, ...deps.tasks })
+  // ---- vpn (issue 13, docs/vpn.md): built before tasks, whose engine follows its route ----
+  // The server API is the control plane's, built below; the actor calls it only once running.
+  const vpn = createVpnPart({
+    config,
+    logger,
+    agentId: deps.agentId,
+    changed: requestSync,
+    api: { vpnConfig: (agentId, probe) => controlPlane.api.vpnConfig(agentId, probe) },
+    ...deps.vpn,
+  })
+  // ---- end vpn ----
+  const tasks = createTasksPart({ config, logger, changed: requestSync, ...deps.tasks, engine: { ...deps.tasks?.engine, route: vpn.route } })
 
   const source: SyncStateSource = {
     collect: () => ({
       tasks: tasks.reports(),
       sessions: sessionReports.collect(),
       FunnelURL: '',
-      VPNActive: false,
-      VPNMode: 'off',
-      VPNExitServer: '',
+      ...vpn.syncFields(),
       streamServer: streamServer(),
     }),
   }
@@ -89,6 +101,11 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     applyControl: (control: Control) => {
       if (control.kind === 'pause_task' || control.kind === 'resume_task') return post(() => tasks.apply(control))
       switch (control.kind) {
+        // ---- vpn (issue 13) ----
+        case 'set_vpn':
+          post(() => vpn.setEnabled(control.enabled))
+          return
+        // ---- end vpn ----
         case 'set_downlink':
           // The control plane has already switched the running downlink.
           log.info({ mode: control.mode }, 'downlink mode set by the server')
@@ -153,6 +170,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     children: [
       { name: 'tasks', logic: tasks.logic, input: tasks.input },
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
+      { name: 'vpn', logic: vpn.logic, input: vpn.input }, // issue 13
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
     spawnable: { session: sessions.logic },
@@ -164,11 +182,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     attach: (agent) => {
       root = agent
       tasks.attach(() => agent.system.get('tasks'))
+      vpn.attach(() => agent.system.get('vpn'))
     },
-    closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
+    closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...vpn.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [],
+    adminRoutes: [...vpn.adminRoutes],
     status: () => ({
       activeTaskCount: tasks.activeCount(),
       tasks: tasks.reports(),
