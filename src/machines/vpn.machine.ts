@@ -85,6 +85,17 @@ function failureOf(error: unknown): VpnFetchFailure {
   return { ...(failure?.refusal ? { refusal: failure.refusal } : {}), message: String(failure?.message ?? error) }
 }
 
+function refusalReport(error: unknown): { level: 'warn'; msg: string; error?: string } {
+  const failure = failureOf(error)
+  return {
+    level: 'warn',
+    msg: failure.refusal === 'slot_on_device'
+      ? 'the WireGuard slot of this account is held by another agent: run OpenVPN on its own host; torrents download in the clear'
+      : `vpn-config refused (${failure.refusal}): torrents download in the clear`,
+    ...(failure.refusal ? { error: failure.refusal } : {}),
+  }
+}
+
 export const vpnMachine = setup({
   types: {
     context: {} as VpnContext,
@@ -111,6 +122,14 @@ export const vpnMachine = setup({
     report: (_, _params: { level: 'info' | 'warn'; msg: string; error?: string }) => {},
     /** Something the server must see at once (VPNActive changed): a sync now. */
     changed: (_, _params: { reason: string }) => {},
+    // A typed refusal (of the first fetch, or of the claim once up): the clear route, the reason logged.
+    recordRefusal: assign(({ event }) => ({
+      error: failureOf((event as { error?: unknown }).error).refusal,
+      refused: true,
+      failures: 0,
+      route: 'clear' as const,
+      exitServer: '',
+    })),
   },
 }).createMachine({
   id: 'vpn',
@@ -171,23 +190,7 @@ export const vpnMachine = setup({
           {
             guard: 'refusal',
             target: 'failed',
-            actions: [
-              assign({ error: ({ event }) => failureOf(event.error).refusal, refused: true, failures: 0, route: 'clear', exitServer: '' }),
-              { type: 'applyRoute', params: { route: 'clear' } },
-              {
-                type: 'report',
-                params: ({ event }) => {
-                  const failure = failureOf(event.error)
-                  return {
-                    level: 'warn' as const,
-                    msg: failure.refusal === 'slot_on_device'
-                      ? 'the WireGuard slot of this account is held by another agent: run OpenVPN on its own host; torrents download in the clear'
-                      : `vpn-config refused (${failure.refusal}): torrents download in the clear`,
-                    error: failure.refusal,
-                  }
-                },
-              },
-            ],
+            actions: ['recordRefusal', { type: 'applyRoute', params: { route: 'clear' } }, { type: 'report', params: ({ event }) => refusalReport(event.error) }],
           },
           {
             target: 'failed',
@@ -235,6 +238,23 @@ export const vpnMachine = setup({
             { type: 'changed', params: { reason: 'vpn up' } },
           ],
           exit: [{ type: 'setGate', params: { open: false } }, { type: 'changed', params: { reason: 'vpn no longer up' } }],
+          // Our own syncs while connecting (VPNActive false) freed the slot we claimed (protocol.md
+          // vpn-config): claim it again now that we are up; another agent holding it by now means
+          // the clear, as at the first fetch.
+          invoke: {
+            id: 'claim',
+            src: 'fetchConfig',
+            input: ({ context }: { context: VpnContext }) => ({ agentId: context.agentId }),
+            onDone: { actions: assign({ exitServer: ({ event }) => event.output.exitServer }) },
+            onError: [
+              {
+                guard: 'refusal',
+                target: '#vpn.failed',
+                actions: ['recordRefusal', { type: 'applyRoute', params: { route: 'clear' } }, { type: 'report', params: ({ event }) => refusalReport(event.error) }],
+              },
+              { actions: { type: 'report', params: ({ event }) => ({ level: 'warn' as const, msg: 'claiming the VPN slot again failed; staying up', error: failureOf(event.error).message }) } },
+            ],
+          },
           on: { 'vpn.sample': { guard: not('healthy'), target: 'down' } },
         },
         down: {

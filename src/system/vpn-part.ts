@@ -107,9 +107,11 @@ export function createVpnPart(options: VpnPartOptions) {
           else retryingSince = undefined
           const handshakeAgeMs = stats.lastHandshakeAt === undefined ? null : now - stats.lastHandshakeAt
           sendBack({ type: 'vpn.sample', handshakeAgeMs, retryingForMs: retryingSince === undefined ? 0 : now - retryingSince })
-          // WireGuard starts a handshake only for traffic, and torrents wait for "up": a ping asks for one.
+          // WireGuard starts a handshake only for traffic, and torrents wait for "up": a ping asks
+          // for one. While up it keeps traffic flowing too, so a server that went away shows as
+          // handshake retries (and so "down") within seconds rather than when the session expires.
           const dns = mine.dnsServers[0]
-          if (mine.status !== 'up' && dns && now - lastKick >= kickMs) {
+          if (dns && now - lastKick >= kickMs) {
             lastKick = now
             mine.ping(dns, kickMs).catch(() => undefined)
           }
@@ -193,6 +195,8 @@ export function createVpnPart(options: VpnPartOptions) {
       },
     },
     { method: 'POST', path: '/api/vpn/check', handle: async () => ({ status: 200, json: await check() }) },
+    // What went through the tunnel, by kind (diagnostics; the integration test checks it).
+    { method: 'GET', path: '/api/vpn/traffic', handle: () => ({ status: 200, json: { ...network.counters } }) },
   ]
 
   const input: VpnInput = { enabled: config.downloads.vpn.enabled, agentId: options.agentId, settings: vpnSettingsFrom(config) }

@@ -159,7 +159,20 @@ async function installHooks(): Promise<void> {
     const request = UDPTracker.prototype._request
     if (typeof request !== 'function') throw new Error('bittorrent-tracker UDPTracker has no _request: UDP announces cannot be routed')
     UDPTracker.prototype._request = function (this: UdpTrackerLike, opts: unknown) {
-      return withinNetwork(this.client?._proxyOpts?.[networkKey], () => request.call(this, opts))
+      const client = this.client
+      const proxyOpts = client?._proxyOpts
+      const network = proxyOpts?.[networkKey]
+      // bittorrent-tracker 11 clones `proxyOpts.socksProxy` with JSON whenever proxyOpts is set:
+      // without a SOCKS proxy that is JSON.parse("undefined"), an exception thrown out of the
+      // announce loop (any UDP tracker, clear or not). Its only synchronous read of proxyOpts is
+      // that one, so the object is hidden for the call when it holds no SOCKS proxy.
+      if (!client || !proxyOpts || 'socksProxy' in proxyOpts) return withinNetwork(network, () => request.call(this, opts))
+      client._proxyOpts = undefined
+      try {
+        return withinNetwork(network, () => request.call(this, opts))
+      } finally {
+        client._proxyOpts = proxyOpts
+      }
     }
   }
 }

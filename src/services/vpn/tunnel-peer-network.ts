@@ -327,7 +327,8 @@ class TunnelUdpSocket extends EventEmitter implements PeerUdpSocket {
       .then(async (tunnel) => {
         const address = await tunnel.resolve(host)
         if (this.#closed) return
-        this.#socketOn(tunnel).send(payload, port, address)
+        // bittorrent-tracker passes the port as the URL's string.
+        this.#socketOn(tunnel).send(payload, Number(port), address)
         this.counted()
       })
       .catch((err: Error) => {
