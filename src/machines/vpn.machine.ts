@@ -85,10 +85,11 @@ function failureOf(error: unknown): VpnFetchFailure {
   return { ...(failure?.refusal ? { refusal: failure.refusal } : {}), message: String(failure?.message ?? error) }
 }
 
-function refusalReport(error: unknown): { level: 'warn'; msg: string; error?: string } {
+function refusalReport(error: unknown, previous: VpnContext): { level: 'info' | 'warn'; msg: string; error?: string } {
   const failure = failureOf(error)
   return {
-    level: 'warn',
+    // The same refusal asked again (every refusalRetryMs) is not news: said once at warn.
+    level: previous.refused && previous.error === failure.refusal ? 'info' : 'warn',
     msg: failure.refusal === 'slot_on_device'
       ? 'the WireGuard slot of this account is held by another agent: run OpenVPN on its own host; torrents download in the clear'
       : `vpn-config refused (${failure.refusal}): torrents download in the clear`,
@@ -190,7 +191,7 @@ export const vpnMachine = setup({
           {
             guard: 'refusal',
             target: 'failed',
-            actions: ['recordRefusal', { type: 'applyRoute', params: { route: 'clear' } }, { type: 'report', params: ({ event }) => refusalReport(event.error) }],
+            actions: [{ type: 'report', params: ({ context, event }) => refusalReport(event.error, context) }, 'recordRefusal', { type: 'applyRoute', params: { route: 'clear' } }],
           },
           {
             target: 'failed',
@@ -250,7 +251,7 @@ export const vpnMachine = setup({
               {
                 guard: 'refusal',
                 target: '#vpn.failed',
-                actions: ['recordRefusal', { type: 'applyRoute', params: { route: 'clear' } }, { type: 'report', params: ({ event }) => refusalReport(event.error) }],
+                actions: [{ type: 'report', params: ({ context, event }) => refusalReport(event.error, context) }, 'recordRefusal', { type: 'applyRoute', params: { route: 'clear' } }],
               },
               { actions: { type: 'report', params: ({ event }) => ({ level: 'warn' as const, msg: 'claiming the VPN slot again failed; staying up', error: failureOf(event.error).message }) } },
             ],

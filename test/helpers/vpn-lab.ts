@@ -59,7 +59,7 @@ export interface VpnLab {
   startSwarm(options: { infoHash: string; torrentPath: string; seedDir: string }): Promise<void>
   /** Host-side nftables counters: packets and bytes per name. */
   counters(): Promise<Record<string, { packets: number; bytes: number }>>
-  /** Drops (true) or passes (false) the host's WireGuard datagrams to the namespace. */
+  /** Drops (true) or passes (false) the WireGuard datagrams arriving at the namespace. */
   blockWireGuard(blocked: boolean): Promise<void>
   /** Bytes the namespace's WireGuard interface sent into the tunnel. */
   wireGuardTxBytes(): Promise<number>
@@ -107,7 +107,6 @@ table inet ${table} {
   counter clear_seeder {}
   counter wireguard {}
   counter control_plane {}
-  set blocked { type ipv4_addr; }
   chain out {
     type filter hook output priority 0; policy accept;
     ip daddr ${tunnelRange} counter name clear_tunnel_range
@@ -116,7 +115,6 @@ table inet ${table} {
     tcp dport ${seederPort} counter name clear_seeder
     ip daddr 127.0.0.1 tcp dport ${options.controlPlanePort} counter name control_plane
     ip daddr ${link.nsAddress} udp dport ${wgPort} counter name wireguard
-    ip daddr @blocked udp dport ${wgPort} drop
   }
 }
 `
@@ -178,7 +176,19 @@ table inet ${table} {
       return out
     },
     async blockWireGuard(blocked) {
-      await execa('nft', [blocked ? 'add' : 'delete', 'element', 'inet', table, 'blocked', `{ ${link.nsAddress} }`])
+      // Dropped in the namespace, as a server gone away would: a drop on the host's way out
+      // would fail the agent's send (EPERM), which no real outage looks like.
+      // Both ways: the server neither hears nor speaks (its own rekey initiations would otherwise
+      // reach the agent and count as a live peer).
+      if (blocked) {
+        await inNetns(link, 'nft', ['-f', '-'], [
+          'table inet ma13_block {',
+          `  chain in { type filter hook input priority 0; policy accept; udp dport ${wgPort} drop; }`,
+          `  chain out { type filter hook output priority 0; policy accept; udp sport ${wgPort} drop; }`,
+          '}', '',
+        ].join('\n'))
+      }
+      else await inNetns(link, 'nft', ['delete', 'table', 'inet', 'ma13_block'])
     },
     async wireGuardTxBytes() {
       const { stdout } = await inNetns(link, 'ip', ['-j', '-s', 'link', 'show', wireguard!.ifName])
