@@ -57,8 +57,10 @@ export interface VpnContext {
   exitServer: string
   /** The refusal code, or the failure's message; undefined when nothing failed. */
   error: string | undefined
-  /** The last failure was a typed refusal (the route is then clear). */
+  /** The last failure was a typed refusal (its retry waits refusalRetryMs). */
   refused: boolean
+  /** The typed refusal the clear route stands on, until a config is accepted or the VPN is turned off. */
+  refusal: VpnRefusalCode | undefined
   /** Non-typed failures in a row (the retry backoff). */
   failures: number
 }
@@ -127,6 +129,7 @@ export const vpnMachine = setup({
     recordRefusal: assign(({ event }) => ({
       error: failureOf((event as { error?: unknown }).error).refusal,
       refused: true,
+      refusal: failureOf((event as { error?: unknown }).error).refusal,
       failures: 0,
       route: 'clear' as const,
       exitServer: '',
@@ -143,6 +146,7 @@ export const vpnMachine = setup({
     exitServer: '',
     error: undefined,
     refused: false,
+    refusal: undefined,
     failures: 0,
   }),
   initial: 'start',
@@ -154,25 +158,25 @@ export const vpnMachine = setup({
   },
   states: {
     start: {
-      always: [{ guard: ({ context }) => context.enabled, target: 'fetching' }, { target: 'off' }],
+      always: [
+        { guard: ({ context }) => context.enabled, target: 'fetching', actions: [assign({ route: 'tunnel' }), { type: 'applyRoute', params: { route: 'tunnel' } }] },
+        { target: 'off' },
+      ],
     },
     off: {
       entry: [
-        assign({ route: 'clear', config: undefined, exitServer: '', error: undefined, refused: false, failures: 0 }),
+        assign({ route: 'clear', config: undefined, exitServer: '', error: undefined, refused: false, refusal: undefined, failures: 0 }),
         { type: 'applyRoute', params: { route: 'clear' } },
         { type: 'report', params: { level: 'info', msg: 'VPN off: torrent traffic goes in the clear' } },
       ],
       on: {
-        'vpn.enable': { target: 'fetching', actions: assign({ enabled: true }) },
+        // From the moment the user asks for the tunnel, torrent traffic waits for it.
+        'vpn.enable': { target: 'fetching', actions: [assign({ enabled: true, route: 'tunnel' }), { type: 'applyRoute', params: { route: 'tunnel' } }] },
       },
     },
     fetching: {
-      // A refusal being asked again keeps the clear route until a config is accepted; otherwise
-      // (first fetch, or a retry after a failure with the tunnel asked for) traffic waits.
-      entry: [
-        assign({ route: ({ context }) => (context.refused ? 'clear' : 'tunnel') }),
-        { type: 'applyRoute', params: ({ context }) => ({ route: context.route }) },
-      ],
+      // The route stays what it was: held for the tunnel, or the clear of an earlier typed
+      // refusal until a config is accepted. A failure that is not a typed refusal never changes it.
       invoke: {
         id: 'fetchConfig',
         src: 'fetchConfig',
@@ -184,6 +188,7 @@ export const vpnMachine = setup({
             exitServer: ({ event }) => event.output.exitServer,
             error: undefined,
             refused: false,
+            refusal: undefined,
             failures: 0,
           }),
         },
