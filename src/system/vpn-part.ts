@@ -14,34 +14,19 @@ import {
   type VpnRoute,
   type VpnSettings,
 } from '../machines/vpn.machine.js'
-import type { VpnMode } from '../protocol/wire.js'
 import type { AdminRoute } from '../server/admin-server.js'
 import type { ServerApi } from '../services/http/server-api.js'
 import { createPeerNetworkRoute, type PeerNetworkRoute } from '../services/torrent/peer-network.js'
 import { createTunnel, type Tunnel, type TunnelOptions } from '../services/tunnel/index.js'
 import { systemClock } from '../services/wireguard/clock.js'
 import { TunnelPeerNetwork } from '../services/vpn/tunnel-peer-network.js'
+import type { VpnCheckResult, VpnStatus } from '../services/vpn/status.js'
 import type { Closer } from './create-system.js'
 
 // The managed VPN as a part of the agent (issue 13, docs/vpn.md): the `vpn` child of the root
 // (src/machines/vpn.machine.ts) bound to vpn-config, the in-process tunnel and the torrent
 // engine's route; the VPN fields of every register and sync; `GET /api/vpn`, `POST /api/vpn`
 // and `POST /api/vpn/check` for the `media-agent vpn` command; the `set_vpn` control.
-
-/** protocol.md 7.3 `media-agent vpn status --json`. */
-export interface VpnStatus {
-  enabled: boolean
-  state: ReturnType<typeof vpnStateName>
-  mode: VpnMode
-  exitServer: string
-  handshakeAgeSeconds: number | null
-  rxBytes: number
-  txBytes: number
-  error?: string
-}
-
-/** `vpn status --check`: what vpn-config answered with probe=1. */
-export type VpnCheckResult = { result: 'ok' | 'disabled' | 'not_provisioned' | 'slot_on_device'; exitServer?: string } | { result: 'error'; error: string }
 
 export interface VpnPartOptions {
   config: Pick<AgentConfig, 'downloads' | 'testing'>

@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js'
+import type { VpnStatus } from '../../src/services/vpn/status.js'
 import { harnessAccessToken, startAgentHarness, syncWhere, type AgentHarness } from '../helpers/agent-harness.js'
 import { assertBuilt, runCli } from '../helpers/daemon.js'
 import { netnsUnavailable } from '../helpers/netns.js'
@@ -33,17 +34,6 @@ async function admin<T>(h: AgentHarness, path: string): Promise<T> {
   const response = await request(`${h.agent.admin.url}${path}`, { headers: { authorization: `Bearer ${token}` } })
   expect(response.statusCode).toBe(200)
   return (await response.body.json()) as T
-}
-
-interface VpnStatusJson {
-  enabled: boolean
-  state: string
-  mode: string
-  exitServer: string
-  handshakeAgeSeconds: number | null
-  rxBytes: number
-  txBytes: number
-  error?: string
 }
 
 const clearCounters = ['clear_tunnel_range', 'clear_tracker_tcp', 'clear_tracker_udp', 'clear_seeder'] as const
@@ -100,7 +90,7 @@ describe.skipIf(unavailable !== undefined)('torrent traffic through the managed 
     // Connecting: handshake initiations go out (and are dropped); the task waits.
     await until(async () => ((await lab.counters()).wireguard?.packets ?? 0) >= 3, 30_000, 'three WireGuard datagrams from the agent')
     await syncWhere(server, (r) => r.agentId === agent.agentId && r.request.tasks.some((t) => t.id === taskId), 20_000)
-    const connecting = await admin<VpnStatusJson>(agent, '/api/vpn')
+    const connecting = await admin<VpnStatus>(agent, '/api/vpn')
     expect(connecting).toMatchObject({ enabled: true, state: 'connecting', mode: 'wireguard', exitServer: 'ma13-exit', handshakeAgeSeconds: null })
     const waiting = await lab.counters()
     for (const name of clearCounters) expect(waiting[name], `${name} while connecting`).toEqual({ packets: 0, bytes: 0 })
@@ -139,7 +129,7 @@ describe.skipIf(unavailable !== undefined)('torrent traffic through the managed 
     expect(traffic.trackerConnections, 'HTTP announces through the tunnel').toBeGreaterThan(0)
     expect(traffic.udpDatagrams, 'UDP announces through the tunnel').toBeGreaterThan(0)
 
-    const up = await admin<VpnStatusJson>(agent, '/api/vpn')
+    const up = await admin<VpnStatus>(agent, '/api/vpn')
     expect(up).toMatchObject({ enabled: true, state: 'up', mode: 'wireguard', exitServer: 'ma13-exit' })
     expect(up.handshakeAgeSeconds).toBeGreaterThanOrEqual(0)
     expect(up.handshakeAgeSeconds).toBeLessThan(180)
@@ -168,7 +158,7 @@ describe.skipIf(unavailable !== undefined)('torrent traffic through the managed 
     expect(await readFile(configPath, 'utf8')).toMatch(/\[downloads\.vpn\]\nenabled = false\n/)
     await syncWhere(server, (r) => r.agentId === agent.agentId && r.request.VPNActive === false && r.request.VPNMode === 'off', 20_000)
     expect(server.vpnState().holder, 'a sync with VPNActive false frees the slot').toBeUndefined()
-    expect(await admin<VpnStatusJson>(agent, '/api/vpn')).toMatchObject({ enabled: false, state: 'off', mode: 'off', exitServer: '' })
+    expect(await admin<VpnStatus>(agent, '/api/vpn')).toMatchObject({ enabled: false, state: 'off', mode: 'off', exitServer: '' })
 
     // With the server's VPN switched off, --check says so and exits non-zero.
     server.setVpn({ enabled: false })

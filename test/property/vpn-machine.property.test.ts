@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
-import { vpnMachine, vpnStateName, type VpnSettings } from '../../src/machines/vpn.machine.js'
+import { vpnMachine, vpnStateName } from '../../src/machines/vpn.machine.js'
+import { vpnSettingsFrom } from '../../src/system/vpn-part.js'
 import { reachableEdges, transitionsNotTakenBy } from '../helpers/machine-paths.js'
 
 // The vpn statechart walked as a graph (no time, no I/O): every event, XState's delayed and actor
@@ -9,14 +10,8 @@ import { reachableEdges, transitionsNotTakenBy } from '../helpers/machine-paths.
 // refused with a typed error; a non-typed failure never opens the clear; the route changes to
 // the clear only on such an edge; VPNActive (state up) needs a healthy sample.
 
-const settings: VpnSettings = {
-  handshakeMaxAgeMs: 180_000,
-  retryUnansweredMaxMs: 30_000,
-  refetchAfterMs: 120_000,
-  retryBaseMs: 5_000,
-  retryMaxMs: 300_000,
-  refusalRetryMs: 600_000,
-}
+// The real defaults (defaults.ts): 180 s, 30 s, 2 min, 5 s doubling to 5 min, 10 min.
+const settings = vpnSettingsFrom({ testing: {} })
 
 const refusal = (code: string) => ({ refusal: code, message: code })
 const events: AnyEventObject[] = [

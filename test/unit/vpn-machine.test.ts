@@ -1,20 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, fromPromise, type AnyActorRef } from 'xstate'
-import { vpnMachine, vpnStateName, type VpnConfigAnswer, type VpnEvent, type VpnFetchFailure, type VpnRoute, type VpnSettings } from '../../src/machines/vpn.machine.js'
+import { vpnMachine, vpnStateName, type VpnConfigAnswer, type VpnEvent, type VpnFetchFailure, type VpnRoute } from '../../src/machines/vpn.machine.js'
+import { vpnSettingsFrom } from '../../src/system/vpn-part.js'
 
 // The vpn actor with its I/O replaced (src/machines/vpn.machine.ts): the fetch answers from a
 // script, the tunnel is a callback actor the test drives with samples, time is vitest's fake
 // clock. What is checked is what a user would notice: where torrent traffic goes (the route),
 // whether it may flow (the gate), what `vpn status` says, when the server is told.
 
-const settings: VpnSettings = {
-  handshakeMaxAgeMs: 180_000,
-  retryUnansweredMaxMs: 30_000,
-  refetchAfterMs: 120_000,
-  retryBaseMs: 5_000,
-  retryMaxMs: 300_000,
-  refusalRetryMs: 600_000,
-}
+// The real defaults (defaults.ts): 180 s, 30 s, 2 min, 5 s doubling to 5 min, 10 min.
+const settings = vpnSettingsFrom({ testing: {} })
 
 function harness(answers: Array<VpnConfigAnswer | VpnFetchFailure>, enabled = true) {
   const routes: VpnRoute[] = []

@@ -4,26 +4,10 @@ import { adminClient } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { setConfigValue } from '../../config/edit.js'
 import { isAgentError } from '../../errors.js'
+import type { VpnCheckResult, VpnStatus } from '../../services/vpn/status.js'
 
 // `media-agent vpn status [--json] [--check]`, `vpn enable`, `vpn disable` (protocol.md 7.3): thin
 // clients of the daemon's /api/vpn routes (src/system/vpn-part.ts).
-
-interface VpnStatusReply {
-  enabled: boolean
-  state: string
-  mode: string
-  exitServer: string
-  handshakeAgeSeconds: number | null
-  rxBytes: number
-  txBytes: number
-  error?: string
-}
-
-interface VpnCheckReply {
-  result: 'ok' | 'disabled' | 'not_provisioned' | 'slot_on_device' | 'error'
-  exitServer?: string
-  error?: string
-}
 
 const notRunning = (error: unknown): error is Error => isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING'
 
@@ -45,13 +29,13 @@ export class VpnStatusCommand extends AgentCommand {
     const client = adminClient(loaded.config)
     try {
       if (this.check) {
-        const reply = await client.post<VpnCheckReply>('/api/vpn/check')
+        const reply = await client.post<VpnCheckResult>('/api/vpn/check')
         if (this.json) out(JSON.stringify(reply))
-        else if (reply.result === 'error') out(`error: ${reply.error ?? 'unknown'}`)
+        else if (reply.result === 'error') out(`error: ${reply.error}`)
         else out(reply.result)
         return reply.result === 'ok' ? 0 : 1
       }
-      const status = await client.get<VpnStatusReply>('/api/vpn')
+      const status = await client.get<VpnStatus>('/api/vpn')
       if (this.json) {
         out(JSON.stringify(status))
         return 0
@@ -83,7 +67,7 @@ abstract class VpnSwitchCommand extends AgentCommand {
     await setConfigValue(loaded.path, 'downloads.vpn', 'enabled', this.enabled)
     out(`[downloads.vpn] enabled = ${this.enabled} written to ${loaded.path}`)
     try {
-      const status = await adminClient(loaded.config).post<VpnStatusReply>('/api/vpn', { enabled: this.enabled })
+      const status = await adminClient(loaded.config).post<VpnStatus>('/api/vpn', { enabled: this.enabled })
       out(`daemon: vpn ${status.state}`)
     } catch (error) {
       if (!notRunning(error)) throw error
