@@ -36,9 +36,12 @@ export interface VpnInput {
   settings: VpnSettings
 }
 
-/** What the vpn-config fetch resolves with. */
+/**
+ * What the vpn-config fetch resolves with. `privateConfig` holds the WireGuard private key: the
+ * name makes /debug/actors and /debug/events redact it (src/system/summarize.ts).
+ */
 export interface VpnConfigAnswer {
-  config: string
+  privateConfig: string
   exitServer: string
 }
 
@@ -53,7 +56,8 @@ export interface VpnContext {
   agentId: string
   settings: VpnSettings
   route: VpnRoute
-  config: string | undefined
+  /** The wg-quick text (its name keeps it out of the debug endpoints). */
+  privateConfig: string | undefined
   exitServer: string
   /** The refusal code, or the failure's message; undefined when nothing failed. */
   error: string | undefined
@@ -74,7 +78,7 @@ export type VpnEvent =
   | { type: 'vpn.tunnelFailed'; message: string }
 
 export interface TunnelActorInput {
-  config: string
+  privateConfig: string
 }
 
 const unbound = (name: string) =>
@@ -142,7 +146,7 @@ export const vpnMachine = setup({
     agentId: input.agentId,
     settings: input.settings,
     route: 'clear',
-    config: undefined,
+    privateConfig: undefined,
     exitServer: '',
     error: undefined,
     refused: false,
@@ -165,7 +169,7 @@ export const vpnMachine = setup({
     },
     off: {
       entry: [
-        assign({ route: 'clear', config: undefined, exitServer: '', error: undefined, refused: false, refusal: undefined, failures: 0 }),
+        assign({ route: 'clear', privateConfig: undefined, exitServer: '', error: undefined, refused: false, refusal: undefined, failures: 0 }),
         { type: 'applyRoute', params: { route: 'clear' } },
         { type: 'report', params: { level: 'info', msg: 'VPN off: torrent traffic goes in the clear' } },
       ],
@@ -184,7 +188,7 @@ export const vpnMachine = setup({
         onDone: {
           target: 'tunnel',
           actions: assign({
-            config: ({ event }) => event.output.config,
+            privateConfig: ({ event }) => event.output.privateConfig,
             exitServer: ({ event }) => event.output.exitServer,
             error: undefined,
             refused: false,
@@ -220,7 +224,7 @@ export const vpnMachine = setup({
       invoke: {
         id: 'tunnel',
         src: 'tunnel',
-        input: ({ context }: { context: VpnContext }): TunnelActorInput => ({ config: context.config ?? '' }),
+        input: ({ context }: { context: VpnContext }): TunnelActorInput => ({ privateConfig: context.privateConfig ?? '' }),
       },
       on: {
         'vpn.tunnelFailed': {

@@ -68,7 +68,8 @@ export function createVpnPart(options: VpnPartOptions) {
     actors: {
       fetchConfig: fromPromise<VpnConfigAnswer, { agentId: string }>(async ({ input }) => {
         try {
-          return await options.api.vpnConfig(input.agentId)
+          const answer = await options.api.vpnConfig(input.agentId)
+          return { privateConfig: answer.config, exitServer: answer.exitServer }
         } catch (err) {
           const failure: VpnFetchFailure = err instanceof VpnConfigError
             ? { refusal: err.reason, message: err.message }
@@ -101,7 +102,7 @@ export function createVpnPart(options: VpnPartOptions) {
             mine.ping(dns, kickMs).catch(() => undefined)
           }
         }
-        createTunnel({ configText: input.config, logger: log.child({ component: 'tunnel' }), clock: systemClock, ...options.tunnel })
+        createTunnel({ configText: input.privateConfig, logger: log.child({ component: 'tunnel' }), clock: systemClock, ...options.tunnel })
           .then((created) => {
             if (stopped) return created.close()
             mine = created

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, fromPromise, type AnyActorRef } from 'xstate'
 import { vpnMachine, vpnStateName, type VpnConfigAnswer, type VpnEvent, type VpnFetchFailure, type VpnRoute } from '../../src/machines/vpn.machine.js'
 import { vpnSettingsFrom } from '../../src/system/vpn-part.js'
+import { summarize } from '../../src/system/summarize.js'
 
 // The vpn actor with its I/O replaced (src/machines/vpn.machine.ts): the fetch answers from a
 // script, the tunnel is a callback actor the test drives with samples, time is vitest's fake
@@ -23,11 +24,11 @@ function harness(answers: Array<VpnConfigAnswer | VpnFetchFailure>, enabled = tr
       fetchConfig: fromPromise<VpnConfigAnswer, { agentId: string }>(async ({ input }) => {
         fetches.push(input.agentId)
         const answer = answers.shift() ?? { message: 'no scripted answer' }
-        if ('config' in answer) return answer
+        if ('privateConfig' in answer) return answer
         throw answer
       }),
-      tunnel: fromCallback<VpnEvent, { config: string }>(({ input, sendBack }) => {
-        tunnels.push(input.config)
+      tunnel: fromCallback<VpnEvent, { privateConfig: string }>(({ input, sendBack }) => {
+        tunnels.push(input.privateConfig)
         tunnelSendBack = sendBack
         return () => {
           tunnelSendBack = undefined
@@ -47,7 +48,7 @@ function harness(answers: Array<VpnConfigAnswer | VpnFetchFailure>, enabled = tr
   return { actor: actor as AnyActorRef & typeof actor, routes, gates, changes, fetches, tunnels, state, sample, hasTunnel: () => tunnelSendBack !== undefined }
 }
 
-const ok: VpnConfigAnswer = { config: '[Interface]\n', exitServer: 'exit-1' }
+const ok: VpnConfigAnswer = { privateConfig: '[Interface]\n', exitServer: 'exit-1' }
 
 describe('the vpn actor', () => {
   beforeEach(() => {
@@ -70,7 +71,7 @@ describe('the vpn actor', () => {
     expect(h.routes).toEqual(['tunnel'])
     await vi.advanceTimersByTimeAsync(0)
     expect(h.state()).toBe('connecting')
-    expect(h.tunnels).toEqual([ok.config])
+    expect(h.tunnels).toEqual([ok.privateConfig])
     expect(h.gates).toEqual([])
     h.sample(null)
     expect(h.state()).toBe('connecting')
@@ -157,6 +158,14 @@ describe('the vpn actor', () => {
     expect(h.routes.at(-1)).toBe('clear')
     expect(h.gates).toEqual([true, false])
     expect(h.hasTunnel()).toBe(false)
+  })
+
+  it('keeps the WireGuard private key out of what /debug/actors shows', async () => {
+    const secret: VpnConfigAnswer = { privateConfig: '[Interface]\nPrivateKey = c2VjcmV0LWtleS1ieXRlcw==\n', exitServer: 'exit-1' }
+    const h = harness([secret])
+    await vi.advanceTimersByTimeAsync(0)
+    expect(h.state()).toBe('connecting')
+    expect(JSON.stringify(summarize(h.actor.getSnapshot().context))).not.toContain('c2VjcmV0LWtleS1ieXRlcw')
   })
 
   it('closes the tunnel and goes to the clear when disabled, and starts over when enabled', async () => {
