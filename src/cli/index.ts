@@ -13,6 +13,7 @@ import { FunnelOffCommand, FunnelOnCommand, FunnelStatusCommand } from './comman
 import { CacheClearCommand, CacheStatusCommand } from './commands/cache.js'
 import { InitCommand } from './commands/init.js'
 import { ConfigCheckCommand } from './commands/config-check.js'
+import { VpnDisableCommand, VpnEnableCommand, VpnStatusCommand } from './commands/vpn.js'
 
 export function buildCli(options: { colors?: boolean } = {}): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false, enableColors: options.colors ?? colorWanted(process.stdout) })
@@ -32,6 +33,9 @@ export function buildCli(options: { colors?: boolean } = {}): Cli {
   cli.register(CacheClearCommand)
   cli.register(InitCommand)
   cli.register(ConfigCheckCommand)
+  cli.register(VpnStatusCommand)
+  cli.register(VpnEnableCommand)
+  cli.register(VpnDisableCommand)
   return cli
 }
 

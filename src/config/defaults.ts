@@ -195,6 +195,26 @@ export const librarySyncTimeoutMs = 10 * 60_000
 
 // ---- VPN, funnel, upgrade (contract 2.7, 8) -------------------------------------------------
 export const vpnEnabled = false
+// ---- the vpn actor (issue 13; docs/vpn.md, protocol.md 7.3) ----
+/** "Up" needs a handshake younger than this: WireGuard's Reject-After-Time. */
+export const vpnHandshakeMaxAgeMs = 180_000
+/** "Up" also needs no handshake retry unanswered for longer than this. */
+export const vpnRetryUnansweredMaxMs = 30_000
+/** How often the vpn actor samples the tunnel (handshake age, retries, bytes). */
+export const vpnSampleIntervalMs = 1_000
+/** While not up, an ICMP echo this often asks the tunnel for a handshake (WireGuard starts one only for traffic). */
+export const vpnKickIntervalMs = 5_000
+/** Connecting or down for this long: the config is fetched again (the server may have new keys). */
+export const vpnRefetchAfterMs = 120_000
+/** A failed vpn-config fetch (network, 5xx, bad config) is retried after this, doubling up to the max. */
+export const vpnRetryBaseMs = 5_000
+export const vpnRetryMaxMs = 300_000
+/** A typed refusal (disabled, not_provisioned, slot_on_device) is asked again after this. */
+export const vpnRefusalRetryMs = 10 * 60_000
+/** The port listened on inside the tunnel (the one the provider forwards) when `[downloads.torrent] port` is 0. */
+export const vpnPeerPortDefault = 51413
+/** A peer connection through the tunnel gives up after this (webtorrent's own connect timeout is shorter). */
+export const vpnPeerConnectTimeoutMs = 20_000
 export const funnelEnabledFreshInstall = true
 export const funnelEnabledLegacyConfig = false
 export const funnelRestartBaseMs = 2_000

@@ -72,6 +72,8 @@ export type AgentChildName = 'tasks' | 'upgrade' | 'controlPlane'
   // Issue 14: the stream server's addresses and the public tunnel, both reported by every sync.
   | 'addresses'
   | 'funnel'
+  // Issue 13: the managed VPN; the torrent engine follows its route.
+  | 'vpn'
 
 /** Start order; shutdown stops them in reverse (the control plane first: no new actions). */
 export const agentChildNames: readonly AgentChildName[] = ['tasks', 'upgrade', 'encoders', 'addresses', 'funnel', 'controlPlane']
@@ -110,6 +112,7 @@ export const agentMachine = setup({
     funnel: unbound('funnel') as AnyActorLogic,
     // The HLS segment cache (issue 11): absent from `children` when [downloads.hls_cache] enabled = false.
     cache: unbound('cache') as AnyActorLogic,
+    vpn: unbound('vpn') as AnyActorLogic,
     session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },

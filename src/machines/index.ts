@@ -15,6 +15,7 @@ import { sessionMachine } from './session.machine.js'
 import { taskMachine } from './task.machine.js'
 import { tasksMachine } from './tasks.machine.js'
 import { upgradeMachine } from './upgrade.machine.js'
+import { vpnMachine } from './vpn.machine.js'
 
 export const machines: Record<string, AnyStateMachine> = {
   addresses: addressesMachine,
@@ -31,4 +32,5 @@ export const machines: Record<string, AnyStateMachine> = {
   task: taskMachine,
   tasks: tasksMachine,
   upgrade: upgradeMachine,
+  vpn: vpnMachine,
 }

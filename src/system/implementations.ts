@@ -18,6 +18,7 @@ import { createFunnelPart } from './funnel-part.js'
 import { createAddressesPart } from './addresses-part.js'
 // ---- end funnel and addresses ----
 import { createCachePart } from './cache-part.js'
+import { createVpnPart, type VpnPartOptions } from './vpn-part.js'
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -39,6 +40,8 @@ export interface SystemDeps {
   tasks?: Pick<TasksPartOptions, 'engine'>
   /** Issue 12: the hardware detection (tests: a counting wrapper). */
   encoders?: Pick<EncodersPartOptions, 'detect'>
+  /** Tunnel options not in the config (tests: the outer socket's local address). */
+  vpn?: Pick<VpnPartOptions, 'tunnel'>
 }
 
 export interface BuiltParts extends SystemParts {
@@ -71,7 +74,18 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   // keeps each actor's step atomic and keeps the order of events.
   const post = (deliver: () => void) => queueMicrotask(deliver)
   const requestSync = (reason: string) => post(() => root?.system.get('controlPlane')?.send({ type: 'controlPlane.changed', reason }))
-  const tasks = createTasksPart({ config, logger, changed: requestSync, ...deps.tasks })
+  // ---- vpn (issue 13, docs/vpn.md): built before tasks, whose engine follows its route ----
+  // The server API is the control plane's, built below; the actor calls it only once running.
+  const vpn = createVpnPart({
+    config,
+    logger,
+    agentId: deps.agentId,
+    changed: requestSync,
+    api: { vpnConfig: (agentId, probe) => controlPlane.api.vpnConfig(agentId, probe) },
+    ...deps.vpn,
+  })
+  // ---- end vpn ----
+  const tasks = createTasksPart({ config, logger, changed: requestSync, ...deps.tasks, engine: { ...deps.tasks?.engine, route: vpn.route } })
   // ---- hardware encoders (issue 12): detected at start-up; register and sessions wait for it (bounded) ----
   const encoders = createEncodersPart({ config, logger, ...deps.encoders })
   // ---- end hardware encoders ----
@@ -90,9 +104,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       tasks: tasks.reports(),
       sessions: sessionReports.collect(),
       FunnelURL: funnel.url(),
-      VPNActive: false,
-      VPNMode: 'off',
-      VPNExitServer: '',
+      ...vpn.syncFields(),
       streamServer: streamServer(),
     }),
   }
@@ -128,6 +140,11 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
           post(() => funnel.apply(control.enabled))
           return
         // ---- end funnel ----
+        // ---- vpn (issue 13) ----
+        case 'set_vpn':
+          post(() => vpn.setEnabled(control.enabled))
+          return
+        // ---- end vpn ----
         case 'set_downlink':
           // The control plane has already switched the running downlink.
           log.info({ mode: control.mode }, 'downlink mode set by the server')
@@ -215,6 +232,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       { name: 'funnel', logic: funnel.logic, input: funnel.input },
       ...(cache.enabled ? [{ name: 'cache' as const, logic: cache.logic, input: cache.input }] : []),
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
+      { name: 'vpn', logic: vpn.logic, input: vpn.input }, // issue 13
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
     spawnable: { session: sessions.logic },
@@ -230,12 +248,13 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       funnel.attach(() => agent.system.get('funnel'))
       addresses.attach(() => agent.system.get('addresses'))
       cache.attach(() => agent.system.get('cache'))
+      vpn.attach(() => agent.system.get('vpn'))
       metricsPart.attach(agent)
     },
-    closers: [...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
+    closers: [...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...vpn.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...metricsPart.adminRoutes],
+    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...metricsPart.adminRoutes],
     exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),

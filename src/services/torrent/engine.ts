@@ -11,6 +11,7 @@ import { AgentError, TorrentDiskFullError, TorrentEngineError, TorrentNotFoundEr
 import type { Logger } from '../../log.js'
 import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedSource } from './source.js'
 import { installUtpFallback } from './utp-fallback.js'
+import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
 export type { ResolvedSource } from './source.js'
 
@@ -42,6 +43,11 @@ export interface TorrentEngineOptions {
   dispatcher?: Dispatcher
   /** An abstract-chunk-store constructor instead of the file store (tests inject faults here). */
   store?: unknown
+  /**
+   * Where peer and tracker traffic goes (the VPN's tunnel, docs/vpn.md); the clear when absent
+   * or when it names no network. A change restarts the client in the new network.
+   */
+  route?: PeerNetworkRoute
 }
 
 export interface StartTorrentInput {
@@ -115,7 +121,14 @@ interface Entry {
 export class WebTorrentEngine implements TorrentEngine {
   readonly #options: TorrentEngineOptions
   readonly #log: Logger
-  readonly #client: WebTorrent
+  #client: WebTorrent
+  /** The network the current client was made for (undefined: the clear). */
+  #network: PeerNetwork | undefined
+  #unsubscribe: () => void = () => {}
+  /** Serialises network switches. */
+  #switching: Promise<void> = Promise.resolve()
+  /** Between stopping the old client and making the new one: launches wait for the switch to make them. */
+  #replacing = false
   readonly #entries = new Map<string, Entry>()
   readonly #signals = new EventEmitter()
   /**
@@ -134,21 +147,78 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#options = options
     this.#log = options.logger
     this.#signals.setMaxListeners(0)
-    this.#client = new WebTorrent({
+    this.#network = options.route?.current()
+    this.#client = this.#createClient(this.#network)
+    if (options.route) {
+      const route = options.route
+      this.#unsubscribe = route.subscribe(() => {
+        this.#switching = this.#switching.then(() => this.#switchNetwork(route.current()))
+      })
+    }
+  }
+
+  #createClient(network: PeerNetwork | undefined): WebTorrent {
+    const options = this.#options
+    if (network) assertPeerNetworkHooks()
+    // In a routed network (the VPN) every way of finding or reaching peers outside it is off:
+    // DHT, LSD and PEX-only discovery, uTP (UDP sockets of its own) and NAT-PMP/UPnP.
+    const client = withinNetwork(network, () => new WebTorrent({
       // `wrtc: false`: no WebSocket (WebRTC-signalling) trackers, which would be handed the
       // dispatcher as a socket agent; WebRTC is a removed feature anyway (docs/torrents.md).
-      tracker: { wrtc: false, proxyOpts: { httpAgent: this.#trackerDispatcher, httpsAgent: this.#trackerDispatcher } },
-      dht: options.dht ?? defaults.torrentDht,
-      lsd: options.lsd ?? defaults.torrentLsd,
-      utPex: options.pex ?? defaults.torrentPex,
-      utp: options.utp ?? defaults.torrentUtp,
-      natUpnp: options.natUpnp ?? defaults.torrentNatUpnp,
-      natPmp: options.natPmp ?? defaults.torrentNatPmp,
-      torrentPort: options.torrentPort ?? defaults.torrentPort,
+      tracker: {
+        wrtc: false,
+        proxyOpts: network ? trackerProxyOpts(network) : { httpAgent: this.#trackerDispatcher, httpsAgent: this.#trackerDispatcher },
+      },
+      dht: network ? false : options.dht ?? defaults.torrentDht,
+      lsd: network ? false : options.lsd ?? defaults.torrentLsd,
+      utPex: network ? false : options.pex ?? defaults.torrentPex,
+      utp: network ? false : options.utp ?? defaults.torrentUtp,
+      natUpnp: network ? false : options.natUpnp ?? defaults.torrentNatUpnp,
+      natPmp: network ? false : options.natPmp ?? defaults.torrentNatPmp,
+      torrentPort: network ? network.peerPort : options.torrentPort ?? defaults.torrentPort,
       maxConns: options.maxConns ?? defaults.torrentMaxConns,
-    })
+    }))
     // Torrent errors reach here only when a torrent has no 'error' listener; keep the process up.
-    this.#client.on('error', (err: Error) => this.#log.error({ err }, 'torrent client error'))
+    client.on('error', (err: Error) => this.#log.error({ err }, 'torrent client error'))
+    if (network) {
+      routeClient(client, network)
+      const off = network.onOpenChange((open) => this.#gate(client, open))
+      client.once('close', off)
+    }
+    return client
+  }
+
+  /** While the network is closed (the tunnel not up) torrents start no connection; they wait, never go to the clear. */
+  #gate(client: WebTorrent, open: boolean): void {
+    for (const torrent of client.torrents) {
+      if (torrent.destroyed) continue
+      if (open) torrent.resume()
+      else torrent.pause()
+    }
+  }
+
+  /** Stops every torrent (keeping its verified pieces), replaces the client, starts them again. */
+  async #switchNetwork(network: PeerNetwork | undefined): Promise<void> {
+    if (this.#closed || network === this.#network) return
+    this.#log.info({ network: network?.name ?? 'clear' }, 'torrent traffic moves to another network; restarting the torrent client')
+    this.#network = network
+    this.#replacing = true
+    const entries = [...this.#entries.entries()]
+    await Promise.all(entries.map(([, entry]) => this.#enqueue(entry, () => this.#halt(entry))))
+    const old = this.#client
+    await withTimeout(new Promise<void>((done) => old.destroy(() => done())), this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs)
+    if (this.#closed) return
+    try {
+      this.#client = this.#createClient(network)
+    } catch (err) {
+      // Routing is impossible (webtorrent changed under the hooks): torrents wait, never go to the clear.
+      this.#log.error({ err, network: network?.name }, 'torrent traffic cannot be routed into the new network; torrents stay stopped')
+      return
+    }
+    this.#replacing = false
+    for (const [infoHash, entry] of entries) {
+      if (!entry.paused && this.#entries.get(infoHash) === entry) void this.#enqueue(entry, () => this.#launch(infoHash))
+    }
   }
 
   resolveSource(source: string, options: { signal?: AbortSignal } = {}): Promise<ResolvedSource> {
@@ -280,6 +350,8 @@ export class WebTorrentEngine implements TorrentEngine {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    this.#unsubscribe()
+    await this.#switching
     for (const entry of this.#entries.values()) entry.listeners.clear()
     await Promise.allSettled([...this.#entries.values()].map((entry) => entry.chain))
     for (const key of this.#entries.keys()) this.#signals.emit(`gone:${key}`)
@@ -298,7 +370,7 @@ export class WebTorrentEngine implements TorrentEngine {
 
   async #launch(infoHash: string): Promise<void> {
     const entry = this.#entries.get(infoHash)
-    if (!entry || entry.paused || this.#closed || (entry.torrent && !entry.torrent.destroyed)) return
+    if (!entry || entry.paused || this.#closed || this.#replacing || (entry.torrent && !entry.torrent.destroyed)) return
     let parsed: ParsedTorrent
     try {
       parsed = entry.torrentFile
@@ -312,8 +384,10 @@ export class WebTorrentEngine implements TorrentEngine {
     const addOptions: AddOptions = { path: resolve(this.#options.downloadDir) }
     if (entry.bitfield) addOptions.bitfield = entry.bitfield
     if (this.#options.store) addOptions.store = this.#options.store
-    const torrent = this.#client.add(parsed, addOptions)
+    const network = this.#network
+    const torrent = withinNetwork(network, () => this.#client.add(parsed, addOptions))
     entry.torrent = torrent
+    if (network && !network.isOpen()) torrent.pause()
     this.#fallBackFromUtp(torrent, infoHash)
     this.#retryAnnounces(torrent, infoHash)
     torrent.on('metadata', () => {

@@ -1,0 +1,98 @@
+import { Command, Option } from 'clipanion'
+import { AgentCommand } from '../options.js'
+import { adminClient } from '../admin-client.js'
+import { loadConfigForCli } from '../load.js'
+import { setConfigValue } from '../../config/edit.js'
+import { isAgentError } from '../../errors.js'
+import type { VpnCheckResult, VpnStatus } from '../../services/vpn/status.js'
+
+// `media-agent vpn status [--json] [--check]`, `vpn enable`, `vpn disable` (protocol.md 7.3): thin
+// clients of the daemon's /api/vpn routes (src/system/vpn-part.ts).
+
+const notRunning = (error: unknown): error is Error => isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING'
+
+export class VpnStatusCommand extends AgentCommand {
+  static override paths = [['vpn', 'status']]
+  static override usage = Command.Usage({
+    description: 'Show the managed VPN: state, exit server, handshake age, bytes.',
+    details: 'Asks the running daemon (exit code 3 when none runs). `--check` asks the web server whether this agent may use the VPN (vpn-config with probe=1, which never claims the slot) and prints `ok`, `disabled`, `not_provisioned` or `slot_on_device`; the exit code is 0 only for `ok`.',
+    examples: [['State', '$0 vpn status'], ['For scripts', '$0 vpn status --json'], ['Provisioning', '$0 vpn status --check']],
+  })
+
+  json = Option.Boolean('--json', false, { description: 'Print one JSON object' })
+  check = Option.Boolean('--check', false, { description: 'Ask the server (probe=1) and print the typed result' })
+
+  async execute(): Promise<number> {
+    const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
+    if (typeof loaded === 'number') return loaded
+    const out = (line: string) => this.context.stdout.write(`${line}\n`)
+    const client = adminClient(loaded.config)
+    try {
+      if (this.check) {
+        const reply = await client.post<VpnCheckResult>('/api/vpn/check')
+        if (this.json) out(JSON.stringify(reply))
+        else if (reply.result === 'error') out(`error: ${reply.error}`)
+        else out(reply.result)
+        return reply.result === 'ok' ? 0 : 1
+      }
+      const status = await client.get<VpnStatus>('/api/vpn')
+      if (this.json) {
+        out(JSON.stringify(status))
+        return 0
+      }
+      out(`vpn: ${status.enabled ? 'enabled' : 'disabled'}, ${status.state}${status.mode === 'wireguard' ? ` (wireguard${status.exitServer ? `, exit ${status.exitServer}` : ''})` : ''}`)
+      out(`handshake: ${status.handshakeAgeSeconds === null ? 'none yet' : `${status.handshakeAgeSeconds} s ago`}`)
+      out(`bytes: received ${status.rxBytes}, sent ${status.txBytes}`)
+      if (status.error) out(`error: ${status.error}`)
+      return 0
+    } catch (error) {
+      if (!notRunning(error)) throw error
+      this.context.stderr.write(`media-agent: ${error.message}\n`)
+      return 3
+    }
+  }
+}
+
+abstract class VpnSwitchCommand extends AgentCommand {
+  protected abstract readonly enabled: boolean
+
+  async execute(): Promise<number> {
+    const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
+    if (typeof loaded === 'number') return loaded
+    const out = (line: string) => this.context.stdout.write(`${line}\n`)
+    if (loaded.source !== 'file') {
+      this.context.stderr.write(`media-agent: no config file at ${loaded.path} to keep the setting in; run \`media-agent init\` or pass --config\n`)
+      return 1
+    }
+    await setConfigValue(loaded.path, 'downloads.vpn', 'enabled', this.enabled)
+    out(`[downloads.vpn] enabled = ${this.enabled} written to ${loaded.path}`)
+    try {
+      const status = await adminClient(loaded.config).post<VpnStatus>('/api/vpn', { enabled: this.enabled })
+      out(`daemon: vpn ${status.state}`)
+    } catch (error) {
+      if (!notRunning(error)) throw error
+      out('daemon: not running; the setting applies when it starts')
+    }
+    return 0
+  }
+}
+
+export class VpnEnableCommand extends VpnSwitchCommand {
+  static override paths = [['vpn', 'enable']]
+  static override usage = Command.Usage({
+    description: 'Turn the managed VPN on: saved in the config file and applied to the running daemon.',
+    details: 'Torrent peer and tracker traffic then goes through the WireGuard tunnel only; while it connects, torrents wait.',
+  })
+
+  protected readonly enabled = true
+}
+
+export class VpnDisableCommand extends VpnSwitchCommand {
+  static override paths = [['vpn', 'disable']]
+  static override usage = Command.Usage({
+    description: 'Turn the managed VPN off: saved in the config file and applied to the running daemon.',
+    details: 'Torrents then download in the clear; the tunnel closes and its account slot is freed by the next sync.',
+  })
+
+  protected readonly enabled = false
+}
