@@ -6,6 +6,8 @@ import { StatusCommand } from './commands/status.js'
 import { StartCommand } from './commands/start.js'
 import { ReferenceServerCommand } from './commands/reference-server.js'
 import { StatechartsCommand } from './commands/statecharts.js'
+// ---- library (issue 16) ----
+import { LibraryScanCommand, LibraryStatusCommand } from './commands/library.js'
 
 export function buildCli(): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false })
@@ -16,6 +18,9 @@ export function buildCli(): Cli {
   cli.register(StartCommand)
   cli.register(ReferenceServerCommand)
   cli.register(StatechartsCommand)
+  // ---- library (issue 16) ----
+  cli.register(LibraryStatusCommand)
+  cli.register(LibraryScanCommand)
   return cli
 }
 

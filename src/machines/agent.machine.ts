@@ -65,9 +65,16 @@ export type AgentEvent =
   | { type: `xstate.error.actor.${string}`; error: unknown }
 
 export type AgentChildName = 'tasks' | 'controlPlane'
+  // ---- library (issue 16) ----
+  | 'library'
 
 /** Start order; shutdown stops them in reverse (the control plane first: no new actions). */
-export const agentChildNames: readonly AgentChildName[] = ['tasks', 'controlPlane']
+export const agentChildNames: readonly AgentChildName[] = [
+  'tasks',
+  'controlPlane',
+  // ---- library (issue 16) ----
+  'library',
+]
 
 const unbound = (name: string) =>
   fromPromise<never, unknown>(async () => {
@@ -97,6 +104,7 @@ export const agentMachine = setup({
   actors: {
     controlPlane: unbound('controlPlane') as AnyActorLogic,
     tasks: unbound('tasks') as AnyActorLogic,
+    library: unbound('library') as AnyActorLogic,
     session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },

@@ -5,6 +5,7 @@ import { agentMachine } from './agent.machine.js'
 import { controlPlaneMachine } from './control-plane.machine.js'
 import { downlinkMachine } from './downlink.machine.js'
 import { hlsTranscodeMachine } from './hls-transcode.machine.js'
+import { libraryMachine } from './library.machine.js'
 import { sessionMachine } from './session.machine.js'
 import { taskMachine } from './task.machine.js'
 import { tasksMachine } from './tasks.machine.js'
@@ -14,6 +15,7 @@ export const machines: Record<string, AnyStateMachine> = {
   controlPlane: controlPlaneMachine,
   downlink: downlinkMachine,
   hlsTranscode: hlsTranscodeMachine,
+  library: libraryMachine,
   session: sessionMachine,
   task: taskMachine,
   tasks: tasksMachine,

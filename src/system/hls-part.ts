@@ -4,12 +4,18 @@ import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
 import { createHlsEngine, type HlsEngine } from '../services/hls/engine.js'
 import type { HlsEncoder } from '../services/ffmpeg/hls-args.js'
 import { timing } from '../config/schema.js'
+import type { ProbeService } from '../services/ffmpeg/probe.js'
 import type { Closer } from './create-system.js'
 
 // HLS transcoding as a part of the agent (issue 6, docs/hls.md). Without ffmpeg the agent still
 // runs: direct play works and an hls session fails with a clear reason.
 
-export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' | 'downloads' | 'testing'>; logger: Logger }): { engine: HlsEngine | undefined; closers: Closer[] } {
+export function createHlsPart(options: {
+  config: Pick<AgentConfig, 'transcode' | 'downloads' | 'testing'>
+  logger: Logger
+  /** The probe cache shared with library scans (issue 16); the engine makes its own otherwise. */
+  probe?: ProbeService
+}): { engine: HlsEngine | undefined; closers: Closer[] } {
   const { config } = options
   const log = options.logger.child({ component: 'hls' })
   let ffmpegPath: string
@@ -29,6 +35,7 @@ export function createHlsPart(options: { config: Pick<AgentConfig, 'transcode' |
     logger: log,
     encoder,
     readinessDeadlineMs: timing(config, 'readinessDeadlineMs'),
+    ...(options.probe ? { probe: options.probe } : {}),
   })
   return { engine, closers: [{ name: 'hls engine', close: () => engine.stopAll() }] }
 }

@@ -10,6 +10,10 @@ import { streamServerAddresses } from '../services/net/addresses.js'
 import { isContainer } from '../services/net/container.js'
 import { createTasksPart, type TasksPartOptions } from './tasks-part.js'
 import { createHlsPart } from './hls-part.js'
+// ---- library (issue 16, docs/library.md) ----
+import { createLibraryPart } from './library-part.js'
+import { createProbeService } from '../services/ffmpeg/probe.js'
+// ---- end library ----
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -98,6 +102,11 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
           post(() => root?.send({ type: 'session.stop', sessionId: control.sessionId }))
           return
         // ---- end sessions ----
+        // ---- library (issue 16): coalesced with a scan under way, so applying it twice is harmless ----
+        case 'scan_library':
+          post(() => library.scan(control.full === true))
+          return
+        // ---- end library ----
         default:
           unavailable(control.kind, { control: control.kind })
       }
@@ -132,8 +141,13 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     },
   })
 
+  // ---- library (issue 16): one probe cache for HLS sessions and library scans ----
+  const probe = createProbeService({ ffprobePath: config.transcode.ffprobePath || undefined, logger: logger.child({ component: 'probe' }) })
+  const library = createLibraryPart({ config, logger, agentId: deps.agentId, api: controlPlane.api, probe })
+  // ---- end library ----
+
   // ---- sessions and stream server (issue 5) ----
-  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger })
+  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, probe })
   const sessions = await startSessionPart({
     config,
     logger,
@@ -153,6 +167,8 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     children: [
       { name: 'tasks', logic: tasks.logic, input: tasks.input },
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
+      // ---- library (issue 16) ----
+      { name: 'library', logic: library.logic, input: library.input },
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
     spawnable: { session: sessions.logic },
@@ -164,11 +180,15 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     attach: (agent) => {
       root = agent
       tasks.attach(() => agent.system.get('tasks'))
+      library.attach(() => agent.system.get('library'))
     },
-    closers: [...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
+    closers: [...library.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [],
+    adminRoutes: [
+      // ---- library (issue 16) ----
+      ...library.adminRoutes,
+    ],
     status: () => ({
       activeTaskCount: tasks.activeCount(),
       tasks: tasks.reports(),
@@ -177,6 +197,8 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       upgradeRequested,
       streamServer: sessions.server.url,
       ...(lastUpgradeOffer ? { upgradeOffer: lastUpgradeOffer.targetVersion } : {}),
+      // ---- library (issue 16): files seen, probed, uploaded ----
+      library: library.summary(),
     }),
   }
 }
