@@ -37,7 +37,7 @@ export class SkipTally {
     if (this.examples[kind].length < this.maxExamples) this.examples[kind].push(path)
   }
 
-  /** Files skipped (vanished or unreadable folders and loops are not files: not counted here). */
+  /** Entries skipped that could hold media: unreadable files and folders, broken links, rejects (not loops or vanished paths). */
   files(): number {
     return this.counts.unreadable + this.counts.brokenSymlink + this.counts.notMedia + this.counts.probeFailed
   }
