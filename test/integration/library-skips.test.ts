@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SkipKind } from '../../src/services/library/walk.js'
 
 // Issue 16 Deliver 5: unreadable files and folders, broken symlinks, a missing root and symlink
 // loops are skipped with a count (and an example path), never fatal; loops do not hang the scan.
@@ -17,7 +18,7 @@ interface ChildResult {
   files: number
   skipped: number
   counts: Record<string, number>
-  examples: Record<string, string[]>
+  examples: Record<SkipKind, string[]>
   items: string[]
   dirs: string[]
 }
