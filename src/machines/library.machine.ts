@@ -147,10 +147,19 @@ export const libraryMachine = setup({
     })),
     rememberChange: assign({ changedAgain: true }),
     markUnreliable: assign({ periodic: true }),
+    /** What failed is retried after the backoff; `library scan` waiting on this scan reports it. */
+    recordFailure: assign(({ context, event }, params: { what: 'scan' | 'upload' }) => ({
+      failures: context.failures + 1,
+      retry: params.what,
+      failedSeq: params.what === 'scan' ? context.scanSeq : context.pendingSeq,
+      lastOutcome: 'failed' as const,
+      error: describe((event as unknown as { error?: unknown }).error),
+    })),
     // Bound to the log in library-part.ts.
     logScanned: (_, _params: { output: LibraryScanOutput }) => {},
     logUploaded: (_, _params: { output: LibraryUploadOutput; scanId: string }) => {},
-    logFailed: (_, _params: { what: 'scan' | 'upload'; error: string; retryInMs: number }) => {},
+    /** Reads the error and the retry delay from the context `recordFailure` just updated. */
+    logFailed: (_, _params: { what: 'scan' | 'upload' }) => {},
     logBaseMismatch: () => {},
   },
   delays: {
@@ -239,19 +248,7 @@ export const libraryMachine = setup({
             ],
           },
         ],
-        onError: {
-          target: 'failed',
-          actions: [
-            assign(({ context, event }) => ({
-              failures: context.failures + 1,
-              retry: 'scan' as const,
-              failedSeq: context.scanSeq,
-              lastOutcome: 'failed' as const,
-              error: describe(event.error),
-            })),
-            { type: 'logFailed', params: ({ context }) => ({ what: 'scan' as const, error: context.error ?? '', retryInMs: libraryRetryDelayMs(context) }) },
-          ],
-        },
+        onError: { target: 'failed', actions: [{ type: 'recordFailure', params: { what: 'scan' } }, { type: 'logFailed', params: { what: 'scan' } }] },
       },
       on: {
         'library.scan': { actions: 'rememberScanRequest' },
@@ -282,19 +279,7 @@ export const libraryMachine = setup({
         onError: [
           // The server lost (or never had) the base: send everything, at once (protocol.md 7.6).
           { guard: 'baseMismatch', target: 'uploading', reenter: true, actions: [assign({ fullOwed: true, baseScanId: undefined }), 'logBaseMismatch'] },
-          {
-            target: 'failed',
-            actions: [
-              assign(({ context, event }) => ({
-                failures: context.failures + 1,
-                retry: 'upload' as const,
-                failedSeq: context.pendingSeq,
-                lastOutcome: 'failed' as const,
-                error: describe(event.error),
-              })),
-              { type: 'logFailed', params: ({ context }) => ({ what: 'upload' as const, error: context.error ?? '', retryInMs: libraryRetryDelayMs(context) }) },
-            ],
-          },
+          { target: 'failed', actions: [{ type: 'recordFailure', params: { what: 'upload' } }, { type: 'logFailed', params: { what: 'upload' } }] },
         ],
       },
       on: {

@@ -8,6 +8,7 @@ import { timing, type AgentConfig } from '../config/schema.js'
 import type { Logger } from '../log.js'
 import {
   libraryMachine,
+  libraryRetryDelayMs,
   libraryStateOf,
   type LibraryContext,
   type LibraryInput,
@@ -31,6 +32,8 @@ export interface LibraryPartOptions {
   api: Pick<ServerApi, 'uploadLibrary'>
   /** The probe cache shared with HLS sessions; one of its own otherwise. */
   probe?: ProbeService
+  /** Nice value of the scan's ffprobe; `libraryProbeNice` (19) unless a benchmark asks otherwise. */
+  probeNiceness?: number
 }
 
 /** `media-agent library status --json` (protocol.md 7.6), plus live progress and the last error. */
@@ -67,7 +70,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
     inspect: (path, probeOptions) => probe.inspect(path, probeOptions),
     logger: log,
     probeConcurrency: timing(config, 'libraryProbeConcurrency'),
-    probeNiceness: defaults.libraryProbeNice,
+    probeNiceness: options.probeNiceness ?? defaults.libraryProbeNice,
     fsConcurrency: timing(config, 'libraryFsConcurrency'),
     yieldEvery: defaults.libraryYieldEveryFiles,
     skipExamples: defaults.librarySkipExamples,
@@ -120,7 +123,10 @@ export function createLibraryPart(options: LibraryPartOptions) {
     actions: {
       logScanned: (_, { output }) => log.info(output, `library scan done: ${output.files} files seen, ${output.probed} probed, ${output.items} media items, ${output.changes} changes`),
       logUploaded: (_, { output, scanId }) => log.info({ scanId, ...output }, `library uploaded (${output.mode}): ${output.uploadedItems} items, ${output.removed} removed`),
-      logFailed: (_, params) => log.warn(params, `library ${params.what} failed; retrying in ${params.retryInMs} ms`),
+      logFailed: ({ context }, { what }) => {
+        const retryInMs = libraryRetryDelayMs(context)
+        log.warn({ what, error: context.error, retryInMs }, `library ${what} failed; retrying in ${retryInMs} ms`)
+      },
       logBaseMismatch: () => log.info('the server does not hold the base of this delta (409 base_mismatch); sending the whole library'),
     },
   })

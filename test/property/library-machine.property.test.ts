@@ -213,7 +213,11 @@ describe('library actor under random requests, changes, outcomes and time', () =
             case 'uploadFails':
               if (upload) {
                 upload.reject(command.mismatch && !upload.input.full ? baseMismatch : new Error('503'))
-                if (command.mismatch && !upload.input.full) mismatched = true
+                if (command.mismatch && !upload.input.full) {
+                  // The server holds no base any more: the next upload is a full, based on nothing.
+                  mismatched = true
+                  lastAcked = undefined
+                }
               }
               break
           }

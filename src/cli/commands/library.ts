@@ -3,29 +3,13 @@ import { AgentCommand } from '../options.js'
 import { adminClient } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { isAgentError } from '../../errors.js'
+import type { LibraryStatus } from '../../system/library-part.js'
 
 // `media-agent library status [--json]` and `media-agent library scan [--full]` (protocol.md 7.6):
 // thin clients of the daemon's /api/library routes (design.md house rule 7).
 
-interface LastScan {
-  scanId: string
-  mode: 'full' | 'delta'
-  files: number
-  probed: number
-  skipped: number
-  uploadedItems: number
-  ms: number
-  removed?: number
-}
-
-interface LibraryStatusReply {
-  state: 'idle' | 'scanning' | 'uploading' | 'failed'
-  roots: string[]
-  items: number
-  lastScan: LastScan | null
-  progress?: { files: number; probed: number; toProbe: number }
-  error?: string
-}
+// The reply shape only: a type import, erased at build time (the CLI never loads the daemon's code).
+type LibraryStatusReply = LibraryStatus
 
 interface ScanReply {
   ticket: number
@@ -97,7 +81,7 @@ export class LibraryScanCommand extends AgentCommand {
           return 1
         }
         const last = status?.lastScan
-        if (last && last.uploadedItems + (last.removed ?? 0) > 0) out(`library uploaded (${last.mode}): ${last.uploadedItems} items, ${last.removed ?? 0} removed; ${last.files} files seen, ${last.probed} probed, scan ${last.ms} ms`)
+        if (last && last.uploadedItems + last.removed > 0) out(`library uploaded (${last.mode}): ${last.uploadedItems} items, ${last.removed} removed; ${last.files} files seen, ${last.probed} probed, scan ${last.ms} ms`)
         else out(`library scanned: nothing to upload${last ? ` (${last.files} files seen, ${last.probed} probed, scan ${last.ms} ms)` : ''}`)
         return 0
       }

@@ -2,7 +2,7 @@
 // by (path, size, mtime), so a rescan probes only new or changed files, across restarts too.
 // Files ffprobe rejected are kept (as `null`) so they are not probed again until they change.
 // A corrupt file is set aside and the next scan starts cold: slower, nothing lost.
-import { readFile, rename } from 'node:fs/promises'
+import { mkdir, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { libraryIndexFileName } from '../../config/defaults.js'
 import type { LibraryItem } from '../../protocol/wire.js'
@@ -53,6 +53,7 @@ export function createLibraryIndexStore(options: { stateDir: string; logger: Log
     async save(entries) {
       const body: IndexFile = { version: 1, entries: {} }
       for (const [path, entry] of entries) body.entries[path] = [entry.size, entry.mtime, entry.facts]
+      await mkdir(options.stateDir, { recursive: true, mode: 0o700 })
       await writeFileAtomic(file, JSON.stringify(body), { mode: 0o600 })
     },
   }
