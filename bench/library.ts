@@ -109,12 +109,15 @@ function startLibrary(options: { roots: string[]; stateDir: string; serverUrl: s
       }
     })
   })
+  // An actor's snapshot reads `active` before start(): remember whether it was started.
+  let running = false
   return {
     actor,
     context,
     async scan() {
       const started = performance.now()
-      if (actor.getSnapshot().status !== 'active') {
+      if (!running) {
+        running = true
         // The scan on start is this scan (the initial snapshot has already entered `scanning`).
         const done = settled(context().scanSeq)
         actor.start()
