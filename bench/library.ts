@@ -3,7 +3,8 @@
 // rest not media), uploading to the reference server over loopback with the real server API:
 //   cold:        first scan on an empty index, full upload;
 //   incremental: 1 % of the files changed (a fifth of them media), delta upload;
-// each with wall time (request to acknowledged upload), ffprobe calls, peak RSS and bytes sent.
+// each with wall time (request to acknowledged upload), ffprobe calls, peak RSS and bytes sent;
+//   unchanged:   a rescan with nothing changed (walk and diff alone: no probe, no upload).
 // Goals: incremental under 2 s with exactly the changed media files probed.
 //
 // Then the check of issue 16 that a scan never slows playback: time to readiness of an HLS session
@@ -230,6 +231,10 @@ async function main(): Promise<void> {
     const incrementalUpload = library.context().lastUpload!
     const incrementalCalls = counting.calls() - coldCalls
     const incrementalBytes = server.libraryUploads().slice(uploadsBefore).reduce((sum, record) => sum + record.compressedBytes, 0)
+    const incrementalScanMs = library.context().lastScan!.ms
+    // The same again with nothing changed: the walk and the diff alone (no probe, no upload).
+    const unchangedMs = await library.scan()
+    const unchangedCalls = counting.calls() - coldCalls - incrementalCalls
     await library.stop()
 
     // ---- HLS readiness alone, beside a cold scan, and bare ffmpeg ----
@@ -302,7 +307,9 @@ async function main(): Promise<void> {
         changedFiles: changed, changedMediaFiles: changedMedia,
         wallMs: round(incremental.value), ffprobeCalls: incrementalCalls, probedExactlyTheChanged: incrementalCalls === changedMedia,
         peakRssMiB: incremental.peakRssMiB, bytesUploaded: incrementalBytes, items: incrementalUpload.uploadedItems, mode: incrementalUpload.mode,
+        scanMs: incrementalScanMs,
       },
+      unchanged: { wallMs: round(unchangedMs), ffprobeCalls: unchangedCalls, uploads: server.libraryUploads().length - uploadsBefore - 1 },
       hlsBesideScan: {
         rounds: hlsRounds,
         bareFfmpegMs: round(bareMedian), aloneMs: round(median(alone)), besideScanMs: round(median(beside)),
