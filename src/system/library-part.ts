@@ -92,6 +92,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
       watcher = createLibraryWatcher({
         roots,
         logger: log,
+        batch: defaults.libraryYieldEveryFiles,
         onChange: () => send({ type: 'library.changed' }),
         onUnreliable: () => send({ type: 'library.unreliable' }),
       })
@@ -103,7 +104,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
       scan: fromPromise<LibraryScanOutput, { roots: string[] }>(async ({ input, signal }) => {
         const result = await scanner.scan(input.roots, { signal })
         latest = result
-        watcher?.update(result.dirs)
+        await watcher?.update(result.dirs)
         const delta = diffLibrary(acked, result.snapshot)
         return { scanId: result.scanId, files: result.files, probed: result.probed, skipped: result.skipped, items: result.items, changes: delta.items + delta.removed, ms: result.ms }
       }),

@@ -14,8 +14,8 @@ import { sep } from 'node:path'
 import type { Logger } from '../../log.js'
 
 export interface LibraryWatcher {
-  /** Watch exactly these folders from now on. */
-  update(dirs: readonly string[]): void
+  /** Watch exactly these folders from now on (in batches, giving the event loop back between them). */
+  update(dirs: readonly string[]): Promise<void>
   close(): void
   watched(): number
 }
@@ -27,6 +27,8 @@ export interface WatcherOptions {
   onUnreliable(root: string, reason: string): void
   /** /proc/self/mountinfo (tests point elsewhere). */
   mountInfoPath?: string
+  /** Watches added between two yields to the event loop (each is an inotify_add_watch). */
+  batch?: number
 }
 
 /** File systems whose changes inotify does not see (made on another host, or in user space). */
@@ -94,7 +96,7 @@ export function createLibraryWatcher(options: WatcherOptions): LibraryWatcher {
 
   return {
     watched: () => watchers.size,
-    update(dirs) {
+    async update(dirs) {
       if (closed) return
       const wanted = new Set(dirs.filter((dir) => !unreliable.has(rootOf(dir))))
       for (const [dir, watcher] of watchers) {
@@ -102,8 +104,12 @@ export function createLibraryWatcher(options: WatcherOptions): LibraryWatcher {
         watcher.close()
         watchers.delete(dir)
       }
+      let added = 0
       for (const dir of wanted) {
+        if (closed) return
         if (watchers.has(dir)) continue
+        // Tens of thousands of folders would otherwise hold the event loop (and the stream server).
+        if (++added % (options.batch ?? 256) === 0) await new Promise((resolve) => setImmediate(resolve))
         const root = rootOf(dir)
         if (unreliable.has(root)) continue
         try {
