@@ -184,6 +184,12 @@ export const libraryRetryMaxMs = 10 * 60_000
 export const libraryPartMaxItems = 5_000
 /** ffprobe processes a scan runs at once (niced): an HLS session's ffmpeg never waits behind more. */
 export const libraryProbeConcurrency = 2
+/**
+ * While a stream session is starting, a scan starts no ffprobe and looks again after this: on a
+ * small host even niced process start-ups (~15 a second) cost an HLS session's ffmpeg over half
+ * its time to readiness (docs/library.md).
+ */
+export const libraryPlaybackPauseMs = 200
 /** stat/readdir calls a scan keeps in flight: the rest of libuv's 4 threads stay free for the stream server. */
 export const libraryFsConcurrency = 2
 /** Nice value of a scan's ffprobe processes (19: only idle CPU). */

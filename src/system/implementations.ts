@@ -143,7 +143,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
 
   // ---- library (issue 16): one probe cache for HLS sessions and library scans ----
   const probe = createProbeService({ ffprobePath: config.transcode.ffprobePath || undefined, logger: logger.child({ component: 'probe' }) })
-  const library = createLibraryPart({ config, logger, agentId: deps.agentId, api: controlPlane.api, probe })
+  const library = createLibraryPart({ config, logger, agentId: deps.agentId, api: controlPlane.api, probe, playbackStarting: () => sessionReports.anyStarting() })
   // ---- end library ----
 
   // ---- sessions and stream server (issue 5) ----

@@ -34,6 +34,8 @@ export interface LibraryPartOptions {
   probe?: ProbeService
   /** Nice value of the scan's ffprobe; `libraryProbeNice` (19) unless a benchmark asks otherwise. */
   probeNiceness?: number
+  /** True while a stream session is starting: the scan starts no ffprobe until it is ready. */
+  playbackStarting?: () => boolean
 }
 
 /** `media-agent library status --json` (protocol.md 7.6), plus live progress and the last error. */
@@ -75,6 +77,9 @@ export function createLibraryPart(options: LibraryPartOptions) {
     yieldEvery: defaults.libraryYieldEveryFiles,
     skipExamples: defaults.librarySkipExamples,
     progressLogMs: timing(config, 'libraryProgressLogMs'),
+    ...(options.playbackStarting
+      ? { playbackStarting: options.playbackStarting, pauseMs: timing(config, 'libraryPlaybackPauseMs'), pauseMaxMs: timing(config, 'readinessDeadlineMs') }
+      : {}),
   })
 
   let actor: () => AnyActorRef | undefined = () => undefined

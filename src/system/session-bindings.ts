@@ -84,6 +84,8 @@ export interface SessionReportLedger {
   collect(): SessionReport[]
   /** Called after every successful sync with the server's list. */
   syncSucceeded(listed: readonly StreamSession[]): void
+  /** Whether a session is still starting (not ready, failed or ended); no side effect (library scans pause meanwhile, issue 16). */
+  anyStarting(): boolean
 }
 
 export function createSessionReportLedger(): SessionReportLedger {
@@ -103,6 +105,10 @@ export function createSessionReportLedger(): SessionReportLedger {
         reports.push({ ...entry.report })
       }
       return reports
+    },
+    anyStarting() {
+      for (const entry of entries.values()) if (entry.report.state === 'starting') return true
+      return false
     },
     syncSucceeded(listed) {
       const ids = new Set(listed.map((session) => session.sessionId))

@@ -32,6 +32,11 @@ export interface ScannerOptions {
   skipExamples: number
   progressLogMs: number
   newScanId?: () => string
+  /** True while playback is starting: no ffprobe is started then (see libraryPlaybackPauseMs). */
+  playbackStarting?: () => boolean
+  pauseMs?: number
+  /** A session stuck starting does not stop the scan for longer than this (its readiness deadline). */
+  pauseMaxMs?: number
 }
 
 export interface ScanProgress {
@@ -129,6 +134,11 @@ export function createLibraryScanner(options: ScannerOptions): LibraryScanner {
 
         await mapLimit(toProbe, options.probeConcurrency, async (file) => {
           if (scanOptions.signal?.aborted) throw scanOptions.signal.reason
+          const pausedAt = performance.now()
+          while (options.playbackStarting?.() && performance.now() - pausedAt < (options.pauseMaxMs ?? 60_000)) {
+            await new Promise((resolve) => setTimeout(resolve, options.pauseMs ?? 200))
+            if (scanOptions.signal?.aborted) throw scanOptions.signal.reason
+          }
           try {
             await access(file.path, constants.R_OK)
           } catch {
