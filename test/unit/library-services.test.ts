@@ -11,6 +11,7 @@ import { parseLibrarySync } from '../../src/reference-server/validate.js'
 import { librarySyncBodies } from '../../src/services/library/diff.js'
 import { createLibraryIndexStore, parseIndex } from '../../src/services/library/library-index.js'
 import { fileKindOf, sidecarFor } from '../../src/services/library/media-kinds.js'
+import { createLibraryScanner } from '../../src/services/library/scanner.js'
 import { fsTypeOf, isUnwatchableFsType, parseMountInfo } from '../../src/services/library/watcher.js'
 
 const item = (path: string): LibraryItem => ({ path, size: 1, mtime: 2, audio: [], subtitles: [] })
@@ -141,5 +142,45 @@ describe('which library folders can be watched', () => {
     expect(fsTypeOf('/mnt/diskette', mounts)).toBe('ext4')
     expect(['nfs4', 'cifs', 'fuse.rclone', 'fuse.sshfs', '9p'].every(isUnwatchableFsType)).toBe(true)
     expect(['ext4', 'xfs', 'btrfs', 'zfs', 'tmpfs', 'overlay'].some(isUnwatchableFsType)).toBe(false)
+  })
+})
+
+describe('a scan beside playback', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ma16-pause-'))
+    for (const name of ['a.mkv', 'b.mkv', 'c.flac']) await writeFile(join(dir, name), name)
+  })
+  afterAll(async () => rm(dir, { recursive: true, force: true }))
+
+  it('starts no ffprobe while a stream session is starting, and probes everything once it is ready', async () => {
+    let starting = true
+    const probed: string[] = []
+    const scanner = createLibraryScanner({
+      index: createLibraryIndexStore({ stateDir: join(dir, 'state'), logger: silentLogger() }),
+      inspect: async (path) => {
+        probed.push(path)
+        return { info: { durationSeconds: 1, formatName: 'flac', video: undefined, audio: [{ index: 0, codec: 'flac', channels: 2, language: undefined }], subtitles: [] } }
+      },
+      logger: silentLogger(),
+      probeConcurrency: 2,
+      probeNiceness: 0,
+      fsConcurrency: 2,
+      yieldEvery: 16,
+      skipExamples: 1,
+      progressLogMs: 60_000,
+      playbackStarting: () => starting,
+      pauseMs: 5,
+      pauseMaxMs: 60_000,
+    })
+    const scan = scanner.scan([dir])
+    // The walk is done and the probes are due: none starts while the session is starting.
+    for (let i = 0; i < 20 && !scanner.progress().toProbe; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(scanner.progress().toProbe).toBe(3)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(probed).toEqual([])
+    starting = false
+    expect((await scan).items).toBe(3)
+    expect(probed).toHaveLength(3)
   })
 })
