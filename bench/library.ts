@@ -9,9 +9,9 @@
 //
 // Then the check of issue 16 that a scan never slows playback: time to readiness of an HLS session
 // (1080p to 720p, the #6 bench's source) alone and with a cold scan (ffprobe at the agent's nice
-// 19) running beside it in the same process, against bare ffmpeg; the scan pauses its ffprobe
-// starts while the session is starting, as in the agent (and, for the record, once without that
-// pause); interleaved, BENCH_LIBRARY_HLS_ROUNDS rounds (default 4).
+// 19) running beside it in the same process, against bare ffmpeg; as in the agent, the scan stops
+// its ffprobe runs when the session starts and starts none until it is ready (and, for the
+// record, once without that); interleaved, BENCH_LIBRARY_HLS_ROUNDS rounds (default 4).
 // Goal (#6): readiness with a scan running <= 1.10 x bare ffmpeg.
 // Prints ONE JSON line.
 import { execFile, spawn } from 'node:child_process'
@@ -81,7 +81,15 @@ interface Library {
   stop(): Promise<void>
 }
 
-function startLibrary(options: { roots: string[]; stateDir: string; serverUrl: string; probe: ProbeService; niceness?: number; playbackStarting?: () => boolean }): Library {
+function startLibrary(options: {
+  roots: string[]
+  stateDir: string
+  serverUrl: string
+  probe: ProbeService
+  niceness?: number
+  playbackStarting?: () => boolean
+  onPlaybackStart?: (listener: () => void) => () => void
+}): Library {
   const { config } = parseConfigText([
     '[server]', `base_url = "${options.serverUrl}"`, `access_token = "${accessToken}"`,
     '[daemon]', `state_dir = "${options.stateDir}"`,
@@ -92,6 +100,7 @@ function startLibrary(options: { roots: string[]; stateDir: string; serverUrl: s
     config, logger: silentLogger(), agentId: 'bench-agent', api, probe: options.probe,
     ...(options.niceness === undefined ? {} : { probeNiceness: options.niceness }),
     ...(options.playbackStarting ? { playbackStarting: options.playbackStarting } : {}),
+    ...(options.onPlaybackStart ? { onPlaybackStart: options.onPlaybackStart } : {}),
   })
   const actor = createActor(part.logic, { input: part.input })
   part.attach(() => actor)
@@ -265,9 +274,15 @@ async function main(): Promise<void> {
     }
     // What the agent's session ledger says (starting until ready): gated scans pause meanwhile.
     let sessionStarting = false
+    const startListeners = new Set<() => void>()
+    const onPlaybackStart = (listener: () => void) => {
+      startListeners.add(listener)
+      return () => startListeners.delete(listener)
+    }
     const engineReady = async (name: string) => {
       const engine = createHlsEngine({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', workDir: join(dir, `engine-${name}`), logger: silentLogger() })
       sessionStarting = true
+      for (const listener of startListeners) listener()
       const started = performance.now()
       let stop: () => Promise<void> = async () => {}
       const ms = await new Promise<number>((resolve, reject) => {
@@ -296,7 +311,7 @@ async function main(): Promise<void> {
       const scanProbe = countingProbe()
       const scanning = startLibrary({
         roots: [root], stateDir: join(dir, `state-${name}`), serverUrl: server.url, probe: scanProbe.probe,
-        ...(gated ? { playbackStarting: () => sessionStarting } : {}),
+        ...(gated ? { playbackStarting: () => sessionStarting, onPlaybackStart } : {}),
       })
       stops.push(() => scanning.stop())
       void scanning.scan().catch(() => {})

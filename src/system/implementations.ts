@@ -143,7 +143,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
 
   // ---- library (issue 16): one probe cache for HLS sessions and library scans ----
   const probe = createProbeService({ ffprobePath: config.transcode.ffprobePath || undefined, logger: logger.child({ component: 'probe' }) })
-  const library = createLibraryPart({ config, logger, agentId: deps.agentId, api: controlPlane.api, probe, playbackStarting: () => sessionReports.anyStarting() })
+  const library = createLibraryPart({
+    config, logger, agentId: deps.agentId, api: controlPlane.api, probe,
+    // A scan never costs a starting session its readiness (docs/library.md).
+    playbackStarting: () => sessionReports.anyStarting(),
+    onPlaybackStart: (listener) => sessionReports.onStarting(listener),
+  })
   // ---- end library ----
 
   // ---- sessions and stream server (issue 5) ----

@@ -36,6 +36,8 @@ export interface LibraryPartOptions {
   probeNiceness?: number
   /** True while a stream session is starting: the scan starts no ffprobe until it is ready. */
   playbackStarting?: () => boolean
+  /** Told when a session starts: ffprobe runs in flight stop and run again once it is ready. */
+  onPlaybackStart?: (listener: () => void) => () => void
 }
 
 /** `media-agent library status --json` (protocol.md 7.6), plus live progress and the last error. */
@@ -80,6 +82,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
     ...(options.playbackStarting
       ? { playbackStarting: options.playbackStarting, pauseMs: timing(config, 'libraryPlaybackPauseMs'), pauseMaxMs: timing(config, 'readinessDeadlineMs') }
       : {}),
+    ...(options.onPlaybackStart ? { onPlaybackStart: options.onPlaybackStart } : {}),
   })
 
   let actor: () => AnyActorRef | undefined = () => undefined

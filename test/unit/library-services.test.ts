@@ -184,3 +184,59 @@ describe('a scan beside playback', () => {
     expect(probed).toHaveLength(3)
   })
 })
+
+describe('a session that starts during a scan', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ma16-stop-'))
+    for (const name of ['a.mkv', 'b.mkv', 'c.flac']) await writeFile(join(dir, name), name)
+  })
+  afterAll(async () => rm(dir, { recursive: true, force: true }))
+
+  it('stops the ffprobe runs in flight and runs them again once the session is ready', async () => {
+    let starting = false
+    const listeners = new Set<() => void>()
+    const calls: { path: string; aborted: boolean }[] = []
+    const scanner = createLibraryScanner({
+      index: createLibraryIndexStore({ stateDir: join(dir, 'state'), logger: silentLogger() }),
+      // Runs until told to stop (or forever for the first two): what a slow ffprobe looks like.
+      inspect: (path, { signal }) => new Promise((resolve, reject) => {
+        const call = { path, aborted: false }
+        calls.push(call)
+        const info = { durationSeconds: 1, formatName: 'flac', video: undefined, audio: [{ index: 0, codec: 'flac', channels: 2, language: undefined }], subtitles: [] }
+        if (calls.length > 2) return resolve({ info })
+        signal?.addEventListener('abort', () => {
+          call.aborted = true
+          reject(new Error('killed'))
+        })
+      }),
+      logger: silentLogger(),
+      probeConcurrency: 2,
+      probeNiceness: 0,
+      fsConcurrency: 2,
+      yieldEvery: 16,
+      skipExamples: 1,
+      progressLogMs: 60_000,
+      playbackStarting: () => starting,
+      onPlaybackStart: (listener) => {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+      pauseMs: 5,
+    })
+    const scan = scanner.scan([dir])
+    for (let i = 0; i < 100 && calls.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(calls).toHaveLength(2)
+    starting = true
+    for (const listener of listeners) listener()
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(calls.map((call) => call.aborted)).toEqual([true, true])
+    expect(calls).toHaveLength(2) // nothing new while the session starts
+    starting = false
+    const result = await scan
+    expect(result.items).toBe(3)
+    expect(result.skips.counts.probeFailed).toBe(0)
+    expect(calls.slice(2).map((call) => call.path).sort()).toEqual([join(dir, 'a.mkv'), join(dir, 'b.mkv'), join(dir, 'c.flac')])
+    expect(listeners.size).toBe(0)
+  })
+})

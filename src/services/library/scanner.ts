@@ -37,6 +37,8 @@ export interface ScannerOptions {
   pauseMs?: number
   /** A session stuck starting does not stop the scan for longer than this (its readiness deadline). */
   pauseMaxMs?: number
+  /** Told when a session starts: the ffprobe runs in flight are stopped and run again once it is ready. */
+  onPlaybackStart?: (listener: () => void) => () => void
 }
 
 export interface ScanProgress {
@@ -132,13 +134,20 @@ export function createLibraryScanner(options: ScannerOptions): LibraryScanner {
         }
         live.toProbe = toProbe.length
 
-        await mapLimit(toProbe, options.probeConcurrency, async (file) => {
-          if (scanOptions.signal?.aborted) throw scanOptions.signal.reason
+        const inFlight = new Set<AbortController>()
+        const unsubscribe = options.onPlaybackStart?.(() => {
+          for (const controller of inFlight) controller.abort()
+        })
+        const waitForPlayback = async () => {
           const pausedAt = performance.now()
           while (options.playbackStarting?.() && performance.now() - pausedAt < (options.pauseMaxMs ?? 60_000)) {
             await new Promise((resolve) => setTimeout(resolve, options.pauseMs ?? 200))
             if (scanOptions.signal?.aborted) throw scanOptions.signal.reason
           }
+        }
+        await mapLimit(toProbe, options.probeConcurrency, async (file) => {
+          if (scanOptions.signal?.aborted) throw scanOptions.signal.reason
+          await waitForPlayback()
           try {
             await access(file.path, constants.R_OK)
           } catch {
@@ -146,7 +155,22 @@ export function createLibraryScanner(options: ScannerOptions): LibraryScanner {
             return
           }
           try {
-            const { info } = await options.inspect(file.path, { niceness: options.probeNiceness, ...(scanOptions.signal ? { signal: scanOptions.signal } : {}) })
+            let info: MediaInfo
+            for (;;) {
+              // A session starting stops this ffprobe (it would cost its readiness); run it again after.
+              const playback = new AbortController()
+              inFlight.add(playback)
+              try {
+                const signal = scanOptions.signal ? AbortSignal.any([scanOptions.signal, playback.signal]) : playback.signal
+                info = (await options.inspect(file.path, { niceness: options.probeNiceness, signal })).info
+                break
+              } catch (err) {
+                if (!playback.signal.aborted || scanOptions.signal?.aborted) throw err
+                await waitForPlayback()
+              } finally {
+                inFlight.delete(playback)
+              }
+            }
             next.set(file.path, { size: file.size, mtime: file.mtime, facts: factsOf(info) })
           } catch (err) {
             // Without ffprobe nothing can be confirmed: the scan fails with the advice, and is retried.
@@ -163,7 +187,7 @@ export function createLibraryScanner(options: ScannerOptions): LibraryScanner {
             live.probed++
             logProgress()
           }
-        })
+        }).finally(() => unsubscribe?.())
 
         const snapshot = new Map<string, Map<string, LibraryItem>>()
         for (const root of roots) snapshot.set(root, new Map())
