@@ -60,13 +60,8 @@ export interface LibraryUploadOutput {
 
 export type LibraryOutcome = 'acknowledged' | 'nothing' | 'failed'
 
-export interface LibraryContext {
-  roots: string[]
-  debounceMs: number
-  rescanMs: number
-  periodic: boolean
-  retryBaseMs: number
-  retryMaxMs: number
+/** The input, kept as is (`periodic` turns true when a root cannot be watched), and the sync state. */
+export interface LibraryContext extends LibraryInput {
   /** The next upload must be `full`: the first after start, after base_mismatch, or asked for. */
   fullOwed: boolean
   /** The last scan the server acknowledged (`baseScanId` of a delta). */
@@ -171,12 +166,7 @@ export const libraryMachine = setup({
   id: 'library',
   description: 'Library sync: scan the library roots (index keyed by path, size, mtime; only new or changed files probed) and upload full or delta LibrarySyncs, with debounce, periodic rescan and retry backoff.',
   context: ({ input }) => ({
-    roots: input.roots,
-    debounceMs: input.debounceMs,
-    rescanMs: input.rescanMs,
-    periodic: input.periodic,
-    retryBaseMs: input.retryBaseMs,
-    retryMaxMs: input.retryMaxMs,
+    ...input,
     fullOwed: true,
     baseScanId: undefined,
     scanAgain: false,

@@ -11,10 +11,26 @@ import { parseLibrarySync } from '../../src/reference-server/validate.js'
 import { librarySyncBodies } from '../../src/services/library/diff.js'
 import { createLibraryIndexStore, parseIndex } from '../../src/services/library/library-index.js'
 import { fileKindOf, sidecarFor } from '../../src/services/library/media-kinds.js'
-import { createLibraryScanner } from '../../src/services/library/scanner.js'
+import { createLibraryScanner, type ScannerOptions } from '../../src/services/library/scanner.js'
 import { fsTypeOf, isUnwatchableFsType, parseMountInfo } from '../../src/services/library/watcher.js'
 
 const item = (path: string): LibraryItem => ({ path, size: 1, mtime: 2, audio: [], subtitles: [] })
+
+/** A scanner over `dir` whose "ffprobe" is `inspect`, with small limits. */
+function testScanner(dir: string, inspect: ScannerOptions['inspect'], more: Partial<ScannerOptions> = {}) {
+  return createLibraryScanner({
+    index: createLibraryIndexStore({ stateDir: join(dir, 'state'), logger: silentLogger() }),
+    inspect,
+    logger: silentLogger(),
+    probeConcurrency: 2,
+    probeNiceness: 0,
+    fsConcurrency: 2,
+    yieldEvery: 16,
+    skipExamples: 1,
+    progressLogMs: 60_000,
+    ...more,
+  })
+}
 
 describe('which files a library scan looks at (protocol.md 7.6)', () => {
   it('knows the video, audio and sidecar extensions, in any case, and nothing else', () => {
@@ -156,23 +172,10 @@ describe('a scan beside playback', () => {
   it('starts no ffprobe while a stream session is starting, and probes everything once it is ready', async () => {
     let starting = true
     const probed: string[] = []
-    const scanner = createLibraryScanner({
-      index: createLibraryIndexStore({ stateDir: join(dir, 'state'), logger: silentLogger() }),
-      inspect: async (path) => {
-        probed.push(path)
-        return { info: { durationSeconds: 1, formatName: 'flac', video: undefined, audio: [{ index: 0, codec: 'flac', channels: 2, language: undefined }], subtitles: [] } }
-      },
-      logger: silentLogger(),
-      probeConcurrency: 2,
-      probeNiceness: 0,
-      fsConcurrency: 2,
-      yieldEvery: 16,
-      skipExamples: 1,
-      progressLogMs: 60_000,
-      playbackStarting: () => starting,
-      pauseMs: 5,
-      pauseMaxMs: 60_000,
-    })
+    const scanner = testScanner(dir, async (path) => {
+      probed.push(path)
+      return { info: { durationSeconds: 1, formatName: 'flac', video: undefined, audio: [{ index: 0, codec: 'flac', channels: 2, language: undefined }], subtitles: [] } }
+    }, { playbackStarting: () => starting, pauseMs: 5, pauseMaxMs: 60_000 })
     const scan = scanner.scan([dir])
     // The walk is done and the probes are due: none starts while the session is starting.
     for (let i = 0; i < 20 && !scanner.progress().toProbe; i++) await new Promise((resolve) => setTimeout(resolve, 5))
@@ -197,10 +200,8 @@ describe('a session that starts during a scan', () => {
     let starting = false
     const listeners = new Set<() => void>()
     const calls: { path: string; aborted: boolean }[] = []
-    const scanner = createLibraryScanner({
-      index: createLibraryIndexStore({ stateDir: join(dir, 'state'), logger: silentLogger() }),
-      // Runs until told to stop (or forever for the first two): what a slow ffprobe looks like.
-      inspect: (path, { signal }) => new Promise((resolve, reject) => {
+    // Runs until told to stop (or forever for the first two): what a slow ffprobe looks like.
+    const scanner = testScanner(dir, (path, { signal }) => new Promise((resolve, reject) => {
         const call = { path, aborted: false }
         calls.push(call)
         const info = { durationSeconds: 1, formatName: 'flac', video: undefined, audio: [{ index: 0, codec: 'flac', channels: 2, language: undefined }], subtitles: [] }
@@ -209,14 +210,7 @@ describe('a session that starts during a scan', () => {
           call.aborted = true
           reject(new Error('killed'))
         })
-      }),
-      logger: silentLogger(),
-      probeConcurrency: 2,
-      probeNiceness: 0,
-      fsConcurrency: 2,
-      yieldEvery: 16,
-      skipExamples: 1,
-      progressLogMs: 60_000,
+      }), {
       playbackStarting: () => starting,
       onPlaybackStart: (listener) => {
         listeners.add(listener)
