@@ -14,6 +14,8 @@ import { CacheClearCommand, CacheStatusCommand } from './commands/cache.js'
 import { InitCommand } from './commands/init.js'
 import { ConfigCheckCommand } from './commands/config-check.js'
 import { VpnDisableCommand, VpnEnableCommand, VpnStatusCommand } from './commands/vpn.js'
+// ---- library (issue 16) ----
+import { LibraryScanCommand, LibraryStatusCommand } from './commands/library.js'
 
 export function buildCli(options: { colors?: boolean } = {}): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false, enableColors: options.colors ?? colorWanted(process.stdout) })
@@ -36,6 +38,9 @@ export function buildCli(options: { colors?: boolean } = {}): Cli {
   cli.register(VpnStatusCommand)
   cli.register(VpnEnableCommand)
   cli.register(VpnDisableCommand)
+  // ---- library (issue 16) ----
+  cli.register(LibraryStatusCommand)
+  cli.register(LibraryScanCommand)
   return cli
 }
 

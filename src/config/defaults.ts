@@ -192,6 +192,40 @@ export const torrentAnnounceRetryMaxMs = 300_000
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000
+// ---- library actor (issue 16; protocol.md 7.6; docs/library.md) ----
+/** `[library] watch`: file-system watching of the roots. */
+export const libraryWatchEnabled = true
+/** `[library] rescan_minutes`: periodic rescan of roots that cannot be watched reliably (network, FUSE); 0: never. */
+export const libraryRescanMinutes = 60
+/** A change seen by the watcher starts a scan once the roots have been quiet this long. */
+export const libraryDebounceMs = 5_000
+/** A failed scan or upload is retried after this, doubling per consecutive failure, */
+export const libraryRetryBaseMs = 5_000
+/** up to this. */
+export const libraryRetryMaxMs = 10 * 60_000
+/** A `full` LibrarySync larger than this goes in parts under one scanId (protocol.md 7.6). */
+export const libraryPartMaxItems = 5_000
+/** ffprobe processes a scan runs at once (niced): an HLS session's ffmpeg never waits behind more. */
+export const libraryProbeConcurrency = 2
+/**
+ * While a stream session is starting, a scan starts no ffprobe and looks again after this: on a
+ * small host even niced process start-ups (~15 a second) cost an HLS session's ffmpeg over half
+ * its time to readiness (docs/library.md).
+ */
+export const libraryPlaybackPauseMs = 200
+/** stat/readdir calls a scan keeps in flight: the rest of libuv's 4 threads stay free for the stream server. */
+export const libraryFsConcurrency = 2
+/** Nice value of a scan's ffprobe processes (19: only idle CPU). */
+export const libraryProbeNice = 19
+/** A scan gives the event loop back (setImmediate) after this many files of synchronous work. */
+export const libraryYieldEveryFiles = 256
+/** Each kind of skipped file is logged once per scan, with at most this many example paths. */
+export const librarySkipExamples = 5
+/** Progress of a running scan is logged at most this often. */
+export const libraryProgressLogMs = 10_000
+/** How long `GET /api/library/scan?ticket=` holds a request open before answering `pending`. */
+export const libraryScanWaitMs = 4_000
+export const libraryIndexFileName = 'library-index.json'
 
 // ---- VPN, funnel, upgrade (contract 2.7, 8) -------------------------------------------------
 export const vpnEnabled = false

@@ -55,7 +55,13 @@ export interface AgentConfig {
     /** Config key, else FFPROBE_PATH; empty means look `ffprobe` up on PATH. */
     ffprobePath: string
   }
-  library: { paths: string[] }
+  library: {
+    paths: string[]
+    /** Watch the roots for changes (protocol.md 7.6). */
+    watch: boolean
+    /** Periodic rescan of roots that cannot be watched reliably; 0: never. */
+    rescanMinutes: number
+  }
   /** The hidden `[testing]` table: shortened time constants for tests only (camelCase keys). */
   testing: Partial<Record<string, number>>
 }
@@ -197,6 +203,8 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
   const libraryPaths = libraryTable.readArray(
     'paths', { array: 'an array of non-empty path strings', item: pathExpected }, asPath, defaults.libraryPaths,
   )
+  const libraryWatch = libraryTable.read('watch', 'true or false', asBoolean, defaults.libraryWatchEnabled)
+  const rescanMinutes = libraryTable.read('rescan_minutes', 'a finite number of minutes >= 0 (0: never)', asNumber((n) => n >= 0), defaults.libraryRescanMinutes)
   libraryTable.finish()
 
   const testing = readTesting(root.section('testing'))
@@ -218,7 +226,7 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
       ffmpegPath: expandHome(ffmpegPath || env.FFMPEG_PATH || '', homedir),
       ffprobePath: expandHome(ffprobePath || env.FFPROBE_PATH || '', homedir),
     },
-    library: { paths: libraryPaths },
+    library: { paths: libraryPaths, watch: libraryWatch, rescanMinutes },
     testing,
   }
   return { config, warnings: warningsOf(report, testing) }

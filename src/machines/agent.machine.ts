@@ -74,9 +74,11 @@ export type AgentChildName = 'tasks' | 'upgrade' | 'controlPlane'
   | 'funnel'
   // Issue 13: the managed VPN; the torrent engine follows its route.
   | 'vpn'
+  // Issue 16: library scans and uploads.
+  | 'library'
 
 /** Start order; shutdown stops them in reverse (the control plane first: no new actions). */
-export const agentChildNames: readonly AgentChildName[] = ['tasks', 'upgrade', 'encoders', 'addresses', 'funnel', 'controlPlane']
+export const agentChildNames: readonly AgentChildName[] = ['tasks', 'upgrade', 'encoders', 'addresses', 'funnel', 'controlPlane', 'vpn', 'library']
 
 const unbound = (name: string) =>
   fromPromise<never, unknown>(async () => {
@@ -113,6 +115,7 @@ export const agentMachine = setup({
     // The HLS segment cache (issue 11): absent from `children` when [downloads.hls_cache] enabled = false.
     cache: unbound('cache') as AnyActorLogic,
     vpn: unbound('vpn') as AnyActorLogic,
+    library: unbound('library') as AnyActorLogic,
     session: unbound('session') as AnyActorLogic,
     shutdownServices: unbound('shutdownServices') as AnyActorLogic,
   },

@@ -11,6 +11,7 @@ import { downlinkMachine } from './downlink.machine.js'
 import { encodersMachine } from './encoders.machine.js'
 import { funnelMachine } from './funnel.machine.js'
 import { hlsTranscodeMachine } from './hls-transcode.machine.js'
+import { libraryMachine } from './library.machine.js'
 import { sessionMachine } from './session.machine.js'
 import { taskMachine } from './task.machine.js'
 import { tasksMachine } from './tasks.machine.js'
@@ -28,6 +29,7 @@ export const machines: Record<string, AnyStateMachine> = {
   encoders: encodersMachine,
   funnel: funnelMachine,
   hlsTranscode: hlsTranscodeMachine,
+  library: libraryMachine,
   session: sessionMachine,
   task: taskMachine,
   tasks: tasksMachine,

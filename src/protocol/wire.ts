@@ -150,7 +150,7 @@ export type Control =
   | { id: string; kind: 'pause_task'; taskId: string }
   | { id: string; kind: 'resume_task'; taskId: string }
   | { id: string; kind: 'stop_session'; sessionId: string }
-  | { id: string; kind: 'scan_library' }
+  | { id: string; kind: 'scan_library'; full?: boolean }
   | { id: string; kind: 'set_funnel'; enabled: boolean }
   | { id: string; kind: 'set_vpn'; enabled: boolean }
   | { id: string; kind: 'set_downlink'; mode: 'auto' | 'sse' | 'poll' }
@@ -189,19 +189,41 @@ export const vpnConfigErrorStatus: Record<VpnConfigErrorCode, number> = {
 }
 
 export interface LibraryItem {
+  /** Absolute path under its library root. */
   path: string
   size: number
+  /** Integer milliseconds since the epoch (protocol.md 7.6). */
   mtime: number
+  /** ffprobe's format name (`matroska,webm`, `mov,mp4,m4a,3gp,3g2,mj2`); an agent extension of protocol.md 1. */
+  container?: string
   durationSeconds?: number
-  video?: { codec: string; width: number; height: number }
+  /** `fps` is an agent extension of protocol.md 1 (issue 16 asks for it). */
+  video?: { codec: string; width: number; height: number; fps?: number }
   audio: { codec: string; language: string; channels: number }[]
-  subtitles: { codec: string; language: string }[]
+  /** Embedded tracks, then sidecar files (`path` set, protocol.md 7.6). */
+  subtitles: { codec: string; language: string; path?: string }[]
+}
+
+export type LibrarySyncMode = 'full' | 'delta'
+
+/** One library root in a LibrarySync: every item (`full`), or new/changed items and removed paths (`delta`). */
+export interface LibraryRootSync {
+  root: string
+  items: LibraryItem[]
+  removed?: string[]
 }
 
 export interface LibrarySync {
   agentId: string
   scanId: string
-  libraries: { root: string; items: LibraryItem[] }[]
+  /** protocol.md 7.6; absent in uploads of agents before it (read as `full`). */
+  mode?: LibrarySyncMode
+  /** `delta` only: the last scan the server acknowledged. */
+  baseScanId?: string
+  /** A `full` over 5,000 items goes in parts under one scanId (1-based). */
+  part?: number
+  parts?: number
+  libraries: LibraryRootSync[]
 }
 
 /** Downlink SSE event names (protocol.md 3). */

@@ -68,7 +68,11 @@ async function handleLibrary(ctx: RouteContext, req: IncomingMessage, res: Serve
   }
   const upload = parseLibrarySync(json)
   const record = ctx.state.library(upload, raw.length, requestMeta(req))
-  sendEmpty(res, 204)
+  if (record.status === 409) {
+    sendError(res, 409, 'base_mismatch', `this server does not hold scan ${upload.baseScanId ?? ''}: send a full`)
+  } else {
+    sendEmpty(res, 204)
+  }
   ctx.events.emit('library', record)
 }
 

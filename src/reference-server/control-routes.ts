@@ -93,8 +93,9 @@ export async function handleControlRoute(server: ReferenceServer, req: IncomingM
       return sendJson(res, 201, server.queueControl(control as { kind: string }, target === undefined ? {} : { agentId: target }))
     }
     case 'POST scan': {
-      const target = optionalString((await body(server, req).catch(() => ({}) as Record<string, unknown>)).agentId, 'agentId')
-      return sendJson(res, 201, server.requestScan(target === undefined ? {} : { agentId: target }))
+      const input = await body(server, req).catch(() => ({}) as Record<string, unknown>)
+      const target = optionalString(input.agentId, 'agentId')
+      return sendJson(res, 201, server.requestScan({ ...(target === undefined ? {} : { agentId: target }), ...(input.full === true ? { full: true } : {}) }))
     }
     case 'POST upgrade':
       server.requestUpgrade((await body(server, req)) as unknown as UpgradeOffer)
@@ -127,6 +128,12 @@ export async function handleControlRoute(server: ReferenceServer, req: IncomingM
       return sendJson(res, 200, server.registrations(agentFilter(url)))
     case 'GET library':
       return sendJson(res, 200, server.libraryUploads(agentFilter(url)))
+    case 'GET library/:id':
+      if (id !== 'held') break
+      return sendJson(res, 200, server.library(agentFilter(url)) ?? null)
+    case 'DELETE library':
+      server.forgetLibrary(agentFilter(url))
+      return sendEmpty(res, 204)
     case 'GET faults':
       return sendJson(res, 200, server.faults)
     case 'PUT faults': {

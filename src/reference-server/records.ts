@@ -30,6 +30,8 @@ export interface LibraryRecord extends RequestFacts {
   upload: LibrarySync
   /** Size of the gzip body as received. */
   compressedBytes: number
+  /** 204, or 409 when a delta's base is not the scan the server holds (protocol.md 7.6). */
+  status: 204 | 409
 }
 
 export interface VpnConfigRecord extends RequestFacts {

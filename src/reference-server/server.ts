@@ -15,6 +15,7 @@ import { DownlinkStreams } from './events-sse.js'
 import { createFaults, type FaultOptions } from './faults.js'
 import { PlayerStreams } from './player-events.js'
 import { routeRequest, type RouterDeps } from './router.js'
+import type { HeldLibrary } from './library.js'
 import type { LibraryRecord, ReferenceServerEvents, RegisterRecord, SyncRecord, UpgradeResultRecord } from './records.js'
 import type { SessionInput, SessionRecord } from './sessions.js'
 import { ReferenceState } from './state.js'
@@ -233,9 +234,9 @@ export class ReferenceServer {
     return this.#queueControl(input, options.agentId, 'control_queued').control
   }
 
-  /** A `scan_library` control. */
-  requestScan(options: { agentId?: string } = {}): IncomingControl {
-    return this.#queueControl({ kind: 'scan_library' }, options.agentId, 'scan_requested').control
+  /** A `scan_library` control; `full` asks for a full upload (protocol.md 7.6). */
+  requestScan(options: { agentId?: string; full?: boolean } = {}): IncomingControl {
+    return this.#queueControl({ kind: 'scan_library', ...(options.full === true ? { full: true } : {}) }, options.agentId, 'scan_requested').control
   }
 
   requestUpgrade(offer: UpgradeOffer): void {
@@ -313,6 +314,17 @@ export class ReferenceServer {
 
   libraryUploads(agentId?: string): LibraryRecord[] {
     return this.state.libraryUploads.filter((record) => agentId === undefined || record.agentId === agentId)
+  }
+
+  /** The library the server holds for an agent (the latest one heard from by default). */
+  library(agentId?: string): HeldLibrary | undefined {
+    const id = agentId ?? this.state.latestAgentId()
+    return id === undefined ? undefined : this.state.libraries.held(id)
+  }
+
+  /** Drops what the server holds (one agent or all): the agent's next delta is answered 409 base_mismatch. */
+  forgetLibrary(agentId?: string): void {
+    this.state.libraries.forget(agentId)
   }
 
   /** Every session ever created, removed ones included (`removedAt` set). */

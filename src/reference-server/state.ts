@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { LibrarySync, RegisterRequest, SyncRequest, SyncResponse, UpgradeOffer, UpgradeResult } from '../protocol/wire.js'
 import { ControlQueue, type ControlInput, type ControlRecord } from './controls.js'
+import { LibraryHoldings } from './library.js'
 import type { LibraryRecord, RegisterRecord, SyncRecord, UpgradeResultRecord } from './records.js'
 import { SessionStore } from './sessions.js'
 import { TaskQueue } from './tasks.js'
@@ -34,6 +35,8 @@ export class ReferenceState {
   readonly syncs: SyncRecord[] = []
   readonly upgradeResults: UpgradeResultRecord[] = []
   readonly libraryUploads: LibraryRecord[] = []
+  /** What each agent's library is as far as this server knows (protocol.md 7.6). */
+  readonly libraries = new LibraryHoldings()
 
   constructor(options: StateOptions) {
     this.now = options.now
@@ -86,8 +89,10 @@ export class ReferenceState {
     return record
   }
 
+  /** Applies a LibrarySync; a delta on a base the server does not hold is recorded with status 409. */
   library(upload: LibrarySync, compressedBytes: number, meta: RequestMeta): LibraryRecord {
-    const record: LibraryRecord = { at: this.now(), ...meta, agentId: upload.agentId, upload, compressedBytes }
+    const result = this.libraries.apply(upload)
+    const record: LibraryRecord = { at: this.now(), ...meta, agentId: upload.agentId, upload, compressedBytes, status: result.ok ? 204 : 409 }
     this.libraryUploads.push(record)
     return record
   }

@@ -96,11 +96,31 @@ export function parseUpgradeResult(body: unknown): UpgradeResult {
 export function parseLibrarySync(body: unknown): LibrarySync {
   const value = object(body, 'library')
   nonEmptyAgentId(value, 'library')
-  check(value, 'library', { scanId: 'string', libraries: 'array' })
-  ;(value.libraries as unknown[]).forEach((library, index) => {
-    if (!isRecord(library) || typeof library.root !== 'string' || !Array.isArray(library.items)) {
-      throw new HttpError(400, 'bad_request', `library: libraries[${index}] needs a root string and an items array`)
+  check(value, 'library', { scanId: 'string', libraries: 'array' }, { mode: 'string', baseScanId: 'string', part: 'number', parts: 'number' })
+  if (value.mode !== undefined && value.mode !== 'full' && value.mode !== 'delta') throw new HttpError(400, 'bad_request', 'library: mode must be "full" or "delta"')
+  if (value.mode === 'delta' && typeof value.baseScanId !== 'string') throw new HttpError(400, 'bad_request', 'library: a delta needs baseScanId, the last scan the server acknowledged')
+  if (value.part !== undefined || value.parts !== undefined) {
+    const { part, parts } = value as { part?: unknown; parts?: unknown }
+    if (value.mode === 'delta') throw new HttpError(400, 'bad_request', 'library: only a full goes in parts')
+    if (!Number.isInteger(part) || !Number.isInteger(parts) || (part as number) < 1 || (part as number) > (parts as number)) {
+      throw new HttpError(400, 'bad_request', 'library: part and parts must be integers with 1 <= part <= parts')
     }
+  }
+  const absolute = (path: unknown) => typeof path === 'string' && path.startsWith('/')
+  ;(value.libraries as unknown[]).forEach((library, index) => {
+    if (!isRecord(library) || !absolute(library.root) || !Array.isArray(library.items)) {
+      throw new HttpError(400, 'bad_request', `library: libraries[${index}] needs an absolute root and an items array`)
+    }
+    if (library.removed !== undefined && (!Array.isArray(library.removed) || !library.removed.every(absolute))) {
+      throw new HttpError(400, 'bad_request', `library: libraries[${index}].removed must hold absolute paths`)
+    }
+    library.items.forEach((item, at) => {
+      const where = `library: libraries[${index}].items[${at}]`
+      if (!isRecord(item) || !absolute(item.path)) throw new HttpError(400, 'bad_request', `${where}.path must be an absolute path`)
+      if (!Number.isInteger(item.mtime)) throw new HttpError(400, 'bad_request', `${where}.mtime must be integer milliseconds since the epoch`)
+      if (!Number.isInteger(item.size) || (item.size as number) < 0) throw new HttpError(400, 'bad_request', `${where}.size must be a byte count`)
+      if (!Array.isArray(item.audio) || !Array.isArray(item.subtitles)) throw new HttpError(400, 'bad_request', `${where} needs audio and subtitles arrays`)
+    })
   })
   return value as unknown as LibrarySync
 }

@@ -5,6 +5,7 @@ import type { HlsEngine, HlsEngineOptions } from '../services/hls/engine.js'
 import { lazyHlsEngine } from '../services/hls/lazy-engine.js'
 import type { HlsEncoder } from '../services/ffmpeg/hls-args.js'
 import { timing } from '../config/schema.js'
+import type { ProbeService } from '../services/ffmpeg/probe.js'
 import type { Closer } from './create-system.js'
 import type { EncodersPart } from './encoders-part.js'
 import type { SegmentStore } from '../services/hls/segment-store.js'
@@ -21,6 +22,8 @@ export function createHlsPart(options: {
   store?: SegmentStore | undefined
   /** Issue 18: the metrics registry the engine feeds. */
   metrics?: HlsEngineOptions['metrics']
+  /** The probe cache shared with library scans (issue 16); the engine makes its own otherwise. */
+  probe?: ProbeService
 }): { engine: HlsEngine | undefined; closers: Closer[] } {
   const { config } = options
   const log = options.logger.child({ component: 'hls' })
@@ -47,6 +50,7 @@ export function createHlsPart(options: {
     // The persistent segment cache (issue 11) when enabled; else plain session directories.
     ...(options.store ? { store: options.store } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.probe ? { probe: options.probe } : {}),
   }))
   return { engine, closers: [{ name: 'hls engine', close: () => engine.stopAll() }] }
 }

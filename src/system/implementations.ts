@@ -19,6 +19,10 @@ import { createAddressesPart } from './addresses-part.js'
 // ---- end funnel and addresses ----
 import { createCachePart } from './cache-part.js'
 import { createVpnPart, type VpnPartOptions } from './vpn-part.js'
+// ---- library (issue 16, docs/library.md) ----
+import { createLibraryPart } from './library-part.js'
+import { createProbeService } from '../services/ffmpeg/probe.js'
+// ---- end library ----
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
@@ -154,8 +158,16 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
           post(() => root?.send({ type: 'session.stop', sessionId: control.sessionId }))
           return
         // ---- end sessions ----
-        default:
-          unavailable(control.kind, { control: control.kind })
+        // ---- library (issue 16): coalesced with a scan under way, so applying it twice is harmless ----
+        case 'scan_library':
+          post(() => library.scan(control.full === true))
+          return
+        // ---- end library ----
+        default: {
+          // Every kind of protocol.md 1 is handled above; a kind added to the wire later lands here.
+          const kind = (control as { kind: string }).kind
+          unavailable(kind, { control: kind })
+        }
       }
     },
     // ---- sessions (issue 5): only an event; session start never blocks the sync (contract 4.3.7) ----
@@ -205,8 +217,18 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   const cache = createCachePart({ config, logger, onLookup: (hit) => metrics.cacheLookup(hit) })
   // ---- end HLS segment cache ----
 
+  // ---- library (issue 16): one probe cache for HLS sessions and library scans ----
+  const probe = createProbeService({ ffprobePath: config.transcode.ffprobePath || undefined, logger: logger.child({ component: 'probe' }) })
+  const library = createLibraryPart({
+    config, logger, agentId: deps.agentId, api: controlPlane.api, probe,
+    // A scan never costs a starting session its readiness (docs/library.md).
+    playbackStarting: () => sessionReports.anyStarting(),
+    onPlaybackStart: (listener) => sessionReports.onStarting(listener),
+  })
+  // ---- end library ----
+
   // ---- sessions and stream server (issue 5) ----
-  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, encoders, store: cache.store, metrics })
+  const hls = deps.sessions?.hlsEngine ? { engine: deps.sessions.hlsEngine, closers: [] } : createHlsPart({ config, logger, encoders, store: cache.store, metrics, probe })
   const sessions = await startSessionPart({
     config,
     logger,
@@ -233,6 +255,8 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       ...(cache.enabled ? [{ name: 'cache' as const, logic: cache.logic, input: cache.input }] : []),
       { name: 'controlPlane', logic: controlPlane.logic, input: controlPlane.input },
       { name: 'vpn', logic: vpn.logic, input: vpn.input }, // issue 13
+      // ---- library (issue 16) ----
+      { name: 'library', logic: library.logic, input: library.input },
     ],
     // ---- sessions and stream server (issue 5): spawnable, sessionInput, attach, closers ----
     spawnable: { session: sessions.logic },
@@ -249,12 +273,13 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       addresses.attach(() => agent.system.get('addresses'))
       cache.attach(() => agent.system.get('cache'))
       vpn.attach(() => agent.system.get('vpn'))
+      library.attach(() => agent.system.get('library'))
       metricsPart.attach(agent)
     },
-    closers: [...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...vpn.closers, ...controlPlane.closers],
+    closers: [...library.closers, ...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...vpn.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...metricsPart.adminRoutes],
+    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...library.adminRoutes, ...metricsPart.adminRoutes],
     exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),
@@ -267,6 +292,8 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       addresses: { ...addresses.status(), ...streamServer() },
       ...(lastUpgradeOffer ? { upgradeOffer: lastUpgradeOffer.targetVersion } : {}),
       ...upgrade.status(),
+      // ---- library (issue 16): files seen, probed, uploaded ----
+      library: library.summary(),
     }),
   }
 }

@@ -84,13 +84,24 @@ export interface SessionReportLedger {
   collect(): SessionReport[]
   /** Called after every successful sync with the server's list. */
   syncSucceeded(listed: readonly StreamSession[]): void
+  /** Whether a session is still starting (not ready, failed or ended); no side effect (library scans pause meanwhile, issue 16). */
+  anyStarting(): boolean
+  /** Calls `listener` whenever a session starts; returns the unsubscribe (library scans stop their ffprobe, issue 16). */
+  onStarting(listener: () => void): () => void
 }
 
 export function createSessionReportLedger(): SessionReportLedger {
   const entries = new Map<string, { report: SessionReport; finalSent: boolean; crashed: boolean }>()
+  const startListeners = new Set<() => void>()
   return {
     publish(report) {
+      const wasStarting = entries.get(report.sessionId)?.report.state === 'starting'
       entries.set(report.sessionId, { report, finalSent: false, crashed: false })
+      if (report.state === 'starting' && !wasStarting) for (const listener of startListeners) listener()
+    },
+    onStarting(listener) {
+      startListeners.add(listener)
+      return () => startListeners.delete(listener)
     },
     crashed(sessionId, error) {
       const cacheHit = entries.get(sessionId)?.report.cacheHit ?? false
@@ -103,6 +114,10 @@ export function createSessionReportLedger(): SessionReportLedger {
         reports.push({ ...entry.report })
       }
       return reports
+    },
+    anyStarting() {
+      for (const entry of entries.values()) if (entry.report.state === 'starting') return true
+      return false
     },
     syncSucceeded(listed) {
       const ids = new Set(listed.map((session) => session.sessionId))

@@ -53,7 +53,7 @@ describe('a complete config file', () => {
       },
       funnel: { enabled: false, helperPath: '/home/ada/bin/cloudflared', helperUrl: 'https://mirror.example/cloudflared' },
       transcode: { encoder: 'h264_vaapi', ffmpegPath: '/home/ada/bin/ffmpeg', ffprobePath: '/opt/ffmpeg/bin/ffprobe' },
-      library: { paths: ['/home/ada/Movies', '/mnt/media'] },
+      library: { paths: ['/home/ada/Movies', '/mnt/media'], watch: false, rescanMinutes: 15 },
       testing: {},
     })
   })
@@ -70,7 +70,7 @@ describe('a complete config file', () => {
     expect(config.transcode).toEqual({ encoder: 'auto', ffmpegPath: '', ffprobePath: '' })
     expect(config.server.mirrors).toEqual([])
     expect(config.server.signingSecret).toBeUndefined()
-    expect(config.library.paths).toEqual([])
+    expect(config.library).toEqual({ paths: [], watch: defaults.libraryWatchEnabled, rescanMinutes: defaults.libraryRescanMinutes })
   })
 })
 
@@ -160,6 +160,8 @@ describe('wrong types and values', () => {
     ['transcode.encoder', `${server}[transcode]\nencoder = "h265_nvenc"\n`, '"h264_videotoolbox"'],
     ['transcode.ffprobe_path', `${server}[transcode]\nffprobe_path = false\n`, 'path'],
     ['library.paths[0]', `${server}[library]\npaths = [1]\n`, 'path'],
+    ['library.watch', `${server}[library]\nwatch = "yes"\n`, 'true or false'],
+    ['library.rescan_minutes', `${server}[library]\nrescan_minutes = -5\n`, '>= 0'],
     ['testing.liveness_timeout_ms', `${server}[testing]\nliveness_timeout_ms = -1\n`, '>= 0'],
     ['testing', `testing = 1\n${server}`, 'a table'],
   ]

@@ -54,7 +54,7 @@ function setup(options: { sink?: Partial<ControlSink>; responses?: SyncResponse[
     sessionReady: async () => {},
     upgradeResult: async () => {},
     vpnConfig: async () => ({ config: '', exitServer: '' }),
-    uploadLibrary: async () => {},
+    uploadLibrary: async () => ({ bytes: 0 }),
     close: async () => {},
   }
   let sse: SseStreamHandlers | undefined

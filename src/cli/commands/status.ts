@@ -16,6 +16,8 @@ interface StatusReply {
   uptimeSeconds: number
   activeTaskCount: number
   tasks?: TaskReport[]
+  /** Library sync progress (issue 16). */
+  library?: { state: string; items: number; files: number; probed: number; uploadedItems: number }
 }
 
 // The states in which a task still does something (downloads, verifies or seeds).
@@ -44,6 +46,7 @@ export class StatusCommand extends AgentCommand {
       }
       out(`active tasks: ${status.activeTaskCount}`)
       for (const line of formatTaskLines(status.tasks ?? [])) out(line)
+      if (status.library) out(`library: ${status.library.state}, ${status.library.items} media items (${status.library.files} files seen, ${status.library.probed} probed, ${status.library.uploadedItems} uploaded)`)
       out(`daemon: running (version ${status.version}, up ${status.uptimeSeconds} s, agent ${status.agentId})`)
       return 0
     } catch (error) {

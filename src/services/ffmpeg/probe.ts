@@ -3,6 +3,7 @@
 // hash) or, without one, the URL itself; an entry lives `probeCacheTtlMs` (30 min). ffprobe
 // missing is an actionable FfmpegNotFoundError; ffprobe failing surfaces its own stderr.
 import { spawn } from 'node:child_process'
+import { setPriority } from 'node:os'
 import { stat } from 'node:fs/promises'
 import { probeCacheTtlMs, probeTimeoutMs, urlSourceRwTimeoutUs } from '../../config/defaults.js'
 import { FfmpegNotFoundError, ProbeFailedError } from '../../errors.js'
@@ -45,9 +46,33 @@ export interface ProbeResult {
   subtitles: ProbedSubtitle[]
 }
 
+/**
+ * What ffprobe says about any media file, video or audio only (library scans, issue 16); the
+ * HLS engine's ProbeResult is the same facts for a source that must have video and a duration.
+ */
+export interface MediaInfo {
+  durationSeconds: number | undefined
+  formatName: string
+  video: ProbedVideo | undefined
+  audio: ProbedAudio[]
+  subtitles: ProbedSubtitle[]
+}
+
+export interface ProbeOptions {
+  cacheId?: string
+  signal?: AbortSignal
+  /**
+   * A background probe (library scan): ffprobe runs at `niceness` so that an HLS session's
+   * ffmpeg and ffprobe never wait on it for CPU.
+   */
+  niceness?: number
+}
+
 export interface ProbeService {
   /** Probes `source` (absolute path or URL); `cacheId` keys URL sources (contract 2.3 CacheID). */
-  probe(source: string, options?: { cacheId?: string; signal?: AbortSignal }): Promise<{ result: ProbeResult; cacheHit: boolean }>
+  probe(source: string, options?: ProbeOptions): Promise<{ result: ProbeResult; cacheHit: boolean }>
+  /** The same probe and cache, without requiring a video stream (a library item may be audio). */
+  inspect(source: string, options?: ProbeOptions): Promise<{ info: MediaInfo; cacheHit: boolean }>
   /** Entries currently cached (tests, diagnostics). */
   size(): number
 }
@@ -67,11 +92,36 @@ export function createProbeService(options: ProbeServiceOptions): ProbeService {
   const log = options.logger
   const now = options.now ?? Date.now
   const ttlMs = options.ttlMs ?? probeCacheTtlMs
-  const cache = new Map<string, { result: ProbeResult; expiresAt: number }>()
+  const cache = new Map<string, { info: MediaInfo; expiresAt: number }>()
 
+  // Entries are only ever appended with `now() + ttl`, so the map is in expiry order: the sweep
+  // stops at the first live entry (a library scan makes thousands of entries; a full pass per
+  // probe would cost O(n^2)).
   const sweep = (): void => {
     const at = now()
-    for (const [key, entry] of cache) if (entry.expiresAt <= at) cache.delete(key)
+    for (const [key, entry] of cache) {
+      if (entry.expiresAt > at) break
+      cache.delete(key)
+    }
+  }
+
+  const inspect = async (source: string, probeOptions: ProbeOptions = {}): Promise<{ info: MediaInfo; cacheHit: boolean }> => {
+    const key = await cacheKey(source, probeOptions.cacheId)
+    sweep()
+    const cached = cache.get(key)
+    if (cached) return { info: cached.info, cacheHit: true }
+    const ffprobe = options.ffprobePath ?? resolveFfmpegBinary('ffprobe')
+    const json = await runFfprobe(ffprobe, source, options.timeoutMs ?? probeTimeoutMs, probeOptions.signal, probeOptions.niceness)
+    let info: MediaInfo
+    try {
+      info = parseMediaInfo(json)
+    } catch (err) {
+      throw new ProbeFailedError(`ffprobe output for ${redact(source)} is unusable: ${String(err)}`, { cause: err })
+    }
+    cache.delete(key)
+    cache.set(key, { info, expiresAt: now() + ttlMs })
+    log.debug({ key, durationSeconds: info.durationSeconds }, 'probed')
+    return { info, cacheHit: false }
   }
 
   return {
@@ -79,16 +129,10 @@ export function createProbeService(options: ProbeServiceOptions): ProbeService {
       sweep()
       return cache.size
     },
+    inspect,
     async probe(source, probeOptions = {}) {
-      const key = await cacheKey(source, probeOptions.cacheId)
-      sweep()
-      const cached = cache.get(key)
-      if (cached) return { result: cached.result, cacheHit: true }
-      const ffprobe = options.ffprobePath ?? resolveFfmpegBinary('ffprobe')
-      const result = await runFfprobe(ffprobe, source, options.timeoutMs ?? probeTimeoutMs, probeOptions.signal)
-      cache.set(key, { result, expiresAt: now() + ttlMs })
-      log.debug({ key, durationSeconds: result.durationSeconds }, 'probed')
-      return { result, cacheHit: false }
+      const { info, cacheHit } = await inspect(source, probeOptions)
+      return { result: toProbeResult(info), cacheHit }
     },
   }
 }
@@ -112,9 +156,16 @@ export function ffprobeArgs(source: string): string[] {
   return args
 }
 
-function runFfprobe(ffprobe: string, source: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<ProbeResult> {
+function runFfprobe(ffprobe: string, source: string, timeoutMs: number, signal: AbortSignal | undefined, niceness: number | undefined): Promise<FfprobeJson> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffprobe, ffprobeArgs(source), { stdio: ['ignore', 'pipe', 'pipe'] })
+    if (niceness !== undefined && child.pid !== undefined) {
+      // Right after spawn, before ffprobe has opened its input: nearly all of its CPU time runs
+      // niced. EPERM (a lower niceness than ours) cannot happen when raising it; ESRCH means it is gone.
+      try {
+        setPriority(child.pid, niceness)
+      } catch { /* exited already */ }
+    }
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     let settled = false
@@ -153,10 +204,10 @@ function runFfprobe(ffprobe: string, source: string, timeoutMs: number, signal: 
         return
       }
       try {
-        const result = parseProbe(JSON.parse(Buffer.concat(stdout).toString('utf8')) as FfprobeJson)
-        finish(() => resolve(result))
+        const json = JSON.parse(Buffer.concat(stdout).toString('utf8')) as FfprobeJson
+        finish(() => resolve(json))
       } catch (err) {
-        finish(() => reject(err instanceof ProbeFailedError ? err : new ProbeFailedError(`ffprobe output for ${redact(source)} is unusable: ${String(err)}`, { cause: err })))
+        finish(() => reject(new ProbeFailedError(`ffprobe output for ${redact(source)} is unusable: ${String(err)}`, { cause: err })))
       }
     })
   })
@@ -213,11 +264,21 @@ function ratio(value: string | undefined): number | undefined {
 }
 
 export function parseProbe(json: FfprobeJson): ProbeResult {
-  const streams = json.streams ?? []
-  const video = streams.find((stream) => stream.codec_type === 'video' && !(stream.disposition?.attached_pic))
-  if (!video || !video.width || !video.height) throw new ProbeFailedError('the source has no video stream')
-  const duration = Number(json.format?.duration ?? video.duration)
-  if (!Number.isFinite(duration) || duration <= 0) throw new ProbeFailedError('the source has no known duration')
+  return toProbeResult(parseMediaInfo(json))
+}
+
+/** What an HLS session needs on top of MediaInfo: a video stream and a known duration. */
+export function toProbeResult(info: MediaInfo): ProbeResult {
+  if (!info.video) throw new ProbeFailedError('the source has no video stream')
+  if (info.durationSeconds === undefined) throw new ProbeFailedError('the source has no known duration')
+  return { durationSeconds: info.durationSeconds, formatName: info.formatName, video: info.video, audio: info.audio, subtitles: info.subtitles }
+}
+
+/** Every fact ffprobe gave; nothing is required (an audio file has no video, a stream no duration). */
+export function parseMediaInfo(json: FfprobeJson): MediaInfo {
+  const streams = Array.isArray(json.streams) ? json.streams : []
+  const video = streams.find((stream) => stream.codec_type === 'video' && !(stream.disposition?.attached_pic) && Boolean(stream.width) && Boolean(stream.height))
+  const duration = Number(json.format?.duration ?? video?.duration)
   const audio = streams.filter((stream) => stream.codec_type === 'audio').map((stream, index) => ({
     index,
     codec: stream.codec_name ?? 'unknown',
@@ -232,16 +293,18 @@ export function parseProbe(json: FfprobeJson): ProbeResult {
     text: textSubtitleCodecs.has(stream.codec_name ?? ''),
   }))
   return {
-    durationSeconds: duration,
+    durationSeconds: Number.isFinite(duration) && duration > 0 ? duration : undefined,
     formatName: json.format?.format_name ?? 'unknown',
-    video: {
-      codec: video.codec_name ?? 'unknown',
-      width: video.width,
-      height: video.height,
-      sampleAspectRatio: ratio(video.sample_aspect_ratio) ?? 1,
-      frameRate: ratio(video.avg_frame_rate) ?? ratio(video.r_frame_rate),
-      pixelFormat: video.pix_fmt,
-    },
+    video: video && video.width && video.height
+      ? {
+          codec: video.codec_name ?? 'unknown',
+          width: video.width,
+          height: video.height,
+          sampleAspectRatio: ratio(video.sample_aspect_ratio) ?? 1,
+          frameRate: ratio(video.avg_frame_rate) ?? ratio(video.r_frame_rate),
+          pixelFormat: video.pix_fmt,
+        }
+      : undefined,
     audio,
     subtitles,
   }

@@ -38,8 +38,8 @@ export interface ServerApi {
   upgradeResult(result: UpgradeResult): Promise<void>
   /** `probe` validates provisioning only and never claims the slot. */
   vpnConfig(agentId: string, probe?: boolean): Promise<VpnConfig>
-  /** gzip body on a dedicated client with the library-sync timeout (contract 4.1: 10 min). */
-  uploadLibrary(body: LibrarySync): Promise<void>
+  /** gzip body on a dedicated client with the library-sync timeout (contract 4.1: 10 min); resolves with the bytes sent. */
+  uploadLibrary(body: LibrarySync): Promise<{ bytes: number }>
   close(): Promise<void>
 }
 
@@ -112,7 +112,7 @@ class UndiciServerApi implements ServerApi {
     return { config: answer.body, exitServer: typeof exit === 'string' ? exit : '' }
   }
 
-  async uploadLibrary(body: LibrarySync): Promise<void> {
+  async uploadLibrary(body: LibrarySync): Promise<{ bytes: number }> {
     const compressed = await gzipAsync(Buffer.from(JSON.stringify(body), 'utf8'))
     await this.#call('library-sync', 'POST', apiPaths.library, {
       raw: compressed,
@@ -120,6 +120,7 @@ class UndiciServerApi implements ServerApi {
       dispatcher: this.#libraryDispatcher,
       timeoutMs: this.#libraryTimeoutMs,
     })
+    return { bytes: compressed.length }
   }
 
   async close(): Promise<void> {
