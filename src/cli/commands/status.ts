@@ -59,7 +59,9 @@ export class StatusCommand extends AgentCommand {
       }
       out(`active tasks: ${active}`)
       if (tasks) for (const line of formatTaskLines(tasks)) out(line)
-      out(`daemon: not running (${error.message})${tasks ? '; tasks read from tasks.json' : ''}`)
+      // The client's message already says "the daemon is not running (why)": print only the why.
+      const why = /^the daemon is not running \((.*)\)$/s.exec(error.message)?.[1] ?? error.message
+      out(`daemon: not running (${why})${tasks ? '; tasks read from tasks.json' : ''}`)
       return 3 // like `systemctl status`: not running
     }
   }
