@@ -8,7 +8,10 @@ import type { SkipKind } from '../../src/services/library/walk.js'
 
 // Issue 16 Deliver 5: unreadable files and folders, broken symlinks, a missing root and symlink
 // loops are skipped with a count (and an example path), never fatal; loops do not hang the scan.
-// The scan runs in a child process as `nobody`, so that file modes apply (root reads anything).
+// The scan runs in a child process as root without the capabilities that bypass file modes
+// (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH), so the owner's bits of these root-owned files apply.
+// Not as `nobody`: that user may not reach the Node binary or the checkout (CI's Node sits in a
+// 0700 temp dir).
 
 const run = promisify(execFile)
 const child = join(import.meta.dirname, 'library-skips-child.ts')
@@ -23,9 +26,11 @@ interface ChildResult {
   dirs: string[]
 }
 
-async function scanAsNobody(...roots: string[]): Promise<ChildResult> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', child, ...roots.slice(0, 1), join(dir, 'state'), ...roots.slice(1)], {
-    uid: 65534, gid: 65534, cwd: join(import.meta.dirname, '..', '..'), timeout: 60_000,
+const withoutFileModeBypass = ['--bounding-set', '-dac_override,-dac_read_search', '--inh-caps', '-dac_override,-dac_read_search']
+
+async function scanWithoutFileModeBypass(...roots: string[]): Promise<ChildResult> {
+  const { stdout } = await run('setpriv', [...withoutFileModeBypass, process.execPath, '--import', 'tsx', child, ...roots.slice(0, 1), join(dir, 'state'), ...roots.slice(1)], {
+    cwd: join(import.meta.dirname, '..', '..'), timeout: 60_000,
   })
   return JSON.parse(stdout) as ChildResult
 }
@@ -58,7 +63,7 @@ afterAll(async () => rm(dir, { recursive: true, force: true }))
 describe('library scan of a folder with what a real library has wrong', () => {
   it('skips and counts unreadable files and folders, broken symlinks, loops, rejects and a missing root, and lists the rest', async () => {
     const root = join(dir, 'lib')
-    const result = await scanAsNobody(root, join(dir, 'no-such-root'))
+    const result = await scanWithoutFileModeBypass(root, join(dir, 'no-such-root'))
     expect(result.items).toEqual([
       join(root, 'linked', 'extra.wav'),
       join(root, 'shows', 'season-1', 'e01.wav'),
