@@ -137,7 +137,9 @@ async function staysOnSse(h: AgentHarness, proxyUrl: string): Promise<void> {
 
 describe('the downlink behind a real nginx', () => {
   it('falls back to the wake long-poll when the proxy holds the stream back, and still syncs at once on every wake', async () => {
-    const h = await agentBehindNginx({ accelBufferingHeader: false, shape: 'compressing' })
+    // The three wakes below must land inside one long-poll period: a wake raised while the agent
+    // re-probes SSE goes to a hold that is closing, so the period is long enough for a loaded host.
+    const h = await agentBehindNginx({ accelBufferingHeader: false, shape: 'compressing', testing: { long_poll_reprobe_ms: 8_000 } })
     await h.waitForLog((line) => line.msg === 'downlink falls back to the wake long-poll', 15_000)
     await h.waitForNode('downlink', (node) => downlinkMode(node) === 'poll', 5_000, 'the long-poll')
     // Every attempt was caught by the liveness timer: nginx delivered not one frame.
@@ -160,7 +162,7 @@ describe('the downlink behind a real nginx', () => {
     expect(h.appliedLog.find((entry) => entry.id === control.id)?.origin).toBe('sync')
 
     // After the re-probe period it tries SSE again, and falls back again: the proxy still buffers.
-    await h.waitForLog((line) => line.msg === 'downlink re-probes SSE', 10_000)
+    await h.waitForLog((line) => line.msg === 'downlink re-probes SSE', 15_000)
     await h.waitForNode('downlink', (node) => downlinkMode(node) === 'poll' && (context(node).fallbacks ?? 0) >= 2, 10_000, 'a second fallback')
   })
 
