@@ -35,15 +35,15 @@ describe('the tunnel helper of a daemon process', () => {
     for (const agent of agents) await agent.cleanup()
   })
 
-  it('with no config file, funnel on says it was not persisted, and with no daemon either that nothing changed', async () => {
+  it('with no config file, funnel on changes nothing and says how to write one (exit 1)', async () => {
     const home = await mkdtemp(join(tmpdir(), 'ma14-home-'))
     try {
       const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') }
       const result = await runCli(['funnel', 'on'], env)
-      expect(result.code).toBe(3)
-      expect(result.stdout).toContain(`no config file at ${join(home, 'config', 'media-agent', 'config.toml')}`)
-      expect(result.stdout).toContain('not persisted')
-      expect(result.stdout).toContain('nothing changed')
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(`no config file at ${join(home, 'config', 'media-agent', 'config.toml')}`)
+      expect(result.stderr).toContain('nothing changed')
+      expect(result.stderr).toContain('media-agent init')
       const status = await runCli(['funnel', 'status'], env)
       expect(status.code).toBe(3)
       expect(status.stderr).toContain('not running')
@@ -57,7 +57,7 @@ describe('the tunnel helper of a daemon process', () => {
     agents.push(agent)
     const result = await runCli(['funnel', 'on', '--config', agent.configPath])
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stdout).toContain('the funnel will be on when it starts')
+    expect(result.stdout).toContain('the setting applies when it starts')
     expect(await readFile(agent.configPath, 'utf8')).toMatch(/\[funnel\]\nenabled = true\n/)
   })
 

@@ -2,13 +2,14 @@ import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
 import { adminClient } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
-import { setConfigValue } from '../../config/edit.js'
+import { ConfigSwitchCommand } from '../config-switch.js'
 import { isAgentError } from '../../errors.js'
 import type { FunnelStatus } from '../../protocol/wire.js'
 
 // `media-agent funnel on|off|status` (contract 4.5, protocol.md 7.4): a thin client of the
-// daemon's `/api/funnel`. `on`/`off` write `[funnel] enabled` into the config file this command
-// loaded (comments kept) and apply it to the running daemon.
+// daemon's `/api/funnel`. `on`/`off` are the common switch of src/cli/config-switch.ts: write
+// `[funnel] enabled` into the config file this command loaded (comments kept), then apply it to the
+// running daemon.
 
 function describe(status: FunnelStatus): string[] {
   return [
@@ -22,31 +23,12 @@ function describe(status: FunnelStatus): string[] {
 
 const notRunning = (error: unknown) => isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING'
 
-abstract class FunnelSwitch extends AgentCommand {
-  protected abstract readonly enabled: boolean
-
-  async execute(): Promise<number> {
-    const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
-    if (typeof loaded === 'number') return loaded
-    const out = (line: string) => this.context.stdout.write(`${line}\n`)
-    const word = this.enabled ? 'on' : 'off'
-    const persisted = loaded.source === 'file'
-    if (persisted) {
-      await setConfigValue(loaded.path, 'funnel', 'enabled', this.enabled)
-      out(`[funnel] enabled = ${String(this.enabled)} written to ${loaded.path}`)
-    } else {
-      out(`no config file at ${loaded.path} (running on the embedded default): not persisted; \`media-agent init\` writes one`)
-    }
-    try {
-      const status = await adminClient(loaded.config).post<FunnelStatus>('/api/funnel', { enabled: this.enabled })
-      out(`the running daemon turned the funnel ${word}`)
-      for (const line of describe(status)) out(line)
-      return 0
-    } catch (error) {
-      if (!notRunning(error)) throw error
-      out(`daemon: not running (${(error as Error).message}); ${persisted ? 'the funnel will be ' + word + ' when it starts' : 'nothing changed'}`)
-      return persisted ? 0 : 3
-    }
+abstract class FunnelSwitch extends ConfigSwitchCommand<FunnelStatus> {
+  protected readonly table = 'funnel'
+  protected readonly key = 'enabled'
+  protected readonly route = '/api/funnel'
+  protected describe(status: FunnelStatus): string[] {
+    return describe(status)
   }
 }
 
@@ -54,7 +36,7 @@ export class FunnelOnCommand extends FunnelSwitch {
   static override paths = [['funnel', 'on']]
   static override usage = Command.Usage({
     description: 'Turn the public tunnel on: persist `[funnel] enabled = true` and apply it to the running daemon.',
-    details: 'Writes the key into the config file in use (`--config` or the default path; comments and other lines are kept). With no config file the change applies to the running daemon only.',
+    details: 'Writes the key into the config file in use (`--config` or the default path; comments and other lines are kept), then applies it to the running daemon; with no daemon it applies at the next start. With no config file nothing changes (exit 1): `media-agent init` writes one.',
     examples: [['Turn it on', '$0 funnel on']],
   })
 

@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
 import { adminClient } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
-import { setConfigValue } from '../../config/edit.js'
+import { ConfigSwitchCommand } from '../config-switch.js'
 import { isAgentError } from '../../errors.js'
 import type { VpnCheckResult, VpnStatus } from '../../services/vpn/status.js'
 
@@ -10,6 +10,15 @@ import type { VpnCheckResult, VpnStatus } from '../../services/vpn/status.js'
 // clients of the daemon's /api/vpn routes (src/system/vpn-part.ts).
 
 const notRunning = (error: unknown): error is Error => isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING'
+
+function describe(status: VpnStatus): string[] {
+  return [
+    `vpn: ${status.enabled ? 'enabled' : 'disabled'}, ${status.state}${status.mode === 'wireguard' ? ` (wireguard${status.exitServer ? `, exit ${status.exitServer}` : ''})` : ''}`,
+    `handshake: ${status.handshakeAgeSeconds === null ? 'none yet' : `${status.handshakeAgeSeconds} s ago`}`,
+    `bytes: received ${status.rxBytes}, sent ${status.txBytes}`,
+    ...(status.error ? [`error: ${status.error}`] : []),
+  ]
+}
 
 export class VpnStatusCommand extends AgentCommand {
   static override paths = [['vpn', 'status']]
@@ -40,10 +49,7 @@ export class VpnStatusCommand extends AgentCommand {
         out(JSON.stringify(status))
         return 0
       }
-      out(`vpn: ${status.enabled ? 'enabled' : 'disabled'}, ${status.state}${status.mode === 'wireguard' ? ` (wireguard${status.exitServer ? `, exit ${status.exitServer}` : ''})` : ''}`)
-      out(`handshake: ${status.handshakeAgeSeconds === null ? 'none yet' : `${status.handshakeAgeSeconds} s ago`}`)
-      out(`bytes: received ${status.rxBytes}, sent ${status.txBytes}`)
-      if (status.error) out(`error: ${status.error}`)
+      for (const line of describe(status)) out(line)
       return 0
     } catch (error) {
       if (!notRunning(error)) throw error
@@ -53,27 +59,12 @@ export class VpnStatusCommand extends AgentCommand {
   }
 }
 
-abstract class VpnSwitchCommand extends AgentCommand {
-  protected abstract readonly enabled: boolean
-
-  async execute(): Promise<number> {
-    const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
-    if (typeof loaded === 'number') return loaded
-    const out = (line: string) => this.context.stdout.write(`${line}\n`)
-    if (loaded.source !== 'file') {
-      this.context.stderr.write(`media-agent: no config file at ${loaded.path} to keep the setting in; run \`media-agent init\` or pass --config\n`)
-      return 1
-    }
-    await setConfigValue(loaded.path, 'downloads.vpn', 'enabled', this.enabled)
-    out(`[downloads.vpn] enabled = ${this.enabled} written to ${loaded.path}`)
-    try {
-      const status = await adminClient(loaded.config).post<VpnStatus>('/api/vpn', { enabled: this.enabled })
-      out(`daemon: vpn ${status.state}`)
-    } catch (error) {
-      if (!notRunning(error)) throw error
-      out('daemon: not running; the setting applies when it starts')
-    }
-    return 0
+abstract class VpnSwitchCommand extends ConfigSwitchCommand<VpnStatus> {
+  protected readonly table = 'downloads.vpn'
+  protected readonly key = 'enabled'
+  protected readonly route = '/api/vpn'
+  protected describe(status: VpnStatus): string[] {
+    return describe(status)
   }
 }
 
@@ -81,7 +72,7 @@ export class VpnEnableCommand extends VpnSwitchCommand {
   static override paths = [['vpn', 'enable']]
   static override usage = Command.Usage({
     description: 'Turn the managed VPN on: saved in the config file and applied to the running daemon.',
-    details: 'Torrent peer and tracker traffic then goes through the WireGuard tunnel only; while it connects, torrents wait.',
+    details: 'Writes `[downloads.vpn] enabled = true` into the config file in use (`--config` or the default path; comments and other lines kept), then applies it to the running daemon; with no daemon it applies at the next start. With no config file nothing changes (exit 1). Torrent peer and tracker traffic then goes through the WireGuard tunnel only; while it connects, torrents wait.',
   })
 
   protected readonly enabled = true
@@ -91,7 +82,7 @@ export class VpnDisableCommand extends VpnSwitchCommand {
   static override paths = [['vpn', 'disable']]
   static override usage = Command.Usage({
     description: 'Turn the managed VPN off: saved in the config file and applied to the running daemon.',
-    details: 'Torrents then download in the clear; the tunnel closes and its account slot is freed by the next sync.',
+    details: 'Writes `[downloads.vpn] enabled = false` (see `vpn enable` for the file and the daemon). Torrents then download in the clear; the tunnel closes and its account slot is freed by the next sync.',
   })
 
   protected readonly enabled = false
