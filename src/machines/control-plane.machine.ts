@@ -33,7 +33,10 @@ export * from './control-plane-policy.js'
 //   control starts a cycle at once; cycles never overlap; any number of requests during a cycle
 //   give exactly one follow-up cycle;
 // - failures back off with jitter (capped); 401/426 during sync retry slowly; a server that no
-//   longer knows the agent (404 / `unknown_agent`) sends it back to registering.
+//   longer knows the agent (404 / `unknown_agent`) sends it back to registering;
+// - `controlPlane.reregister` (what only the register body carries changed, e.g. `hwAccel` after a
+//   re-probe) registers again between cycles: at once when idle, else once the cycle in flight
+//   settles; one asked for during a register attempt gives one more register after it.
 
 export interface ControlPlaneSettings extends DownlinkSettings {
   syncIntervalWatchingMs: number
@@ -90,12 +93,16 @@ export interface ControlPlaneContext {
   /** Completed sync cycles. */
   cycles: number
   lastProblem: ProblemSummary | undefined
+  /** Why the agent must register again once the current cycle settles (set by `controlPlane.reregister`). */
+  reregister: string | undefined
 }
 
 export type ControlPlaneEvent =
   | { type: 'controlPlane.changed'; reason?: string }
   | { type: 'controlPlane.control'; control: IncomingControl }
   | { type: 'controlPlane.setDownlinkMode'; mode: DownlinkMode }
+  /** The register body changed (protocol.md 1: only RegisterRequest carries `hwAccel`): send it again. */
+  | { type: 'controlPlane.reregister'; reason: string }
   | { type: 'downlink.syncRequested'; source: 'sse' | 'wake'; reason: string }
   | { type: 'downlink.command'; control: IncomingControl }
 
@@ -160,6 +167,7 @@ export const controlPlaneMachine = setup({
   delays: controlPlaneDelays(() => 0.5),
   guards: {
     followUpWanted: ({ context }) => context.followUp,
+    reregisterWanted: ({ context }) => context.reregister !== undefined,
   },
   actions: {
     // All bound in the bindings; no-ops here so the machine stays pure.
@@ -190,7 +198,13 @@ export const controlPlaneMachine = setup({
       ledger: emptyLedger(),
       cycles: 0,
       lastProblem: undefined,
+      reregister: undefined,
     }
+  },
+  // Wherever it arrives (a cycle in flight, a backoff, a register attempt): remembered, and acted
+  // on where a register fits in, so it never cuts a sync short.
+  on: {
+    'controlPlane.reregister': { actions: assign({ reregister: ({ event }) => event.reason }) },
   },
   initial: 'registering',
   states: {
@@ -198,6 +212,8 @@ export const controlPlaneMachine = setup({
       initial: 'attempt',
       states: {
         attempt: {
+          // This attempt collects the register body afresh, so it carries every change asked so far.
+          entry: assign({ reregister: undefined }),
           invoke: {
             id: 'register',
             src: 'register',
@@ -281,6 +297,10 @@ export const controlPlaneMachine = setup({
               on: {
                 'controlPlane.changed': 'syncing',
                 'downlink.syncRequested': 'syncing',
+                'controlPlane.reregister': {
+                  target: '#controlPlane.registering',
+                  actions: { type: 'log', params: ({ event }) => ({ level: 'info' as const, msg: 'registering again: the register body changed', data: { reason: event.reason } }) },
+                },
               },
             },
             syncing: {
@@ -350,7 +370,15 @@ export const controlPlaneMachine = setup({
               },
             },
             settled: {
-              always: [{ guard: 'followUpWanted', target: 'syncing' }, { target: 'idle' }],
+              always: [
+                {
+                  guard: 'reregisterWanted',
+                  target: '#controlPlane.registering',
+                  actions: { type: 'log', params: ({ context }) => ({ level: 'info' as const, msg: 'registering again: the register body changed', data: { reason: context.reregister } }) },
+                },
+                { guard: 'followUpWanted', target: 'syncing' },
+                { target: 'idle' },
+              ],
             },
             // A local change waits for the pending retry (which will carry it); a wake or an
             // SSE `sync` proves the server is reachable again and cuts the backoff short.

@@ -100,3 +100,33 @@ export function effectiveChoice(
   }
   return chooseEncoder(preference, testedCandidates(detection), limits, unhealthy)
 }
+
+/**
+ * What changed between the diagnostic the server was sent and a new one, in words, or undefined
+ * when nothing it shows did: the chosen encoder and its cap, each candidate's result, the ffmpeg,
+ * its encoders, devices (and whether each is usable) and drivers. Timings (`probeMs`, each
+ * candidate's `ms`) and the wording of errors differ between two probes of the same host and are
+ * not a change. `before` undefined: the server was sent no diagnostic (the first probe outlasted
+ * the register request's wait).
+ */
+export function hwAccelChange(before: HwAccelDiagnostic | undefined, after: HwAccelDiagnostic): string | undefined {
+  if (!before) return `diagnostic ready (encoder ${after.chosenEncoder})`
+  const changes: string[] = []
+  if (before.chosenEncoder !== after.chosenEncoder || before.maxTranscodeHeight !== after.maxTranscodeHeight) {
+    changes.push(`chosen encoder ${before.chosenEncoder} (cap ${before.maxTranscodeHeight}p) -> ${after.chosenEncoder} (cap ${after.maxTranscodeHeight}p)`)
+  }
+  const results = (d: HwAccelDiagnostic) => new Map(d.candidates.map((candidate) => [candidate.encoder, candidate.ok]))
+  const was = results(before)
+  for (const [encoder, ok] of results(after)) {
+    if (was.get(encoder) !== ok) changes.push(`${encoder} ${ok ? 'passes' : 'fails'} its test encode${was.has(encoder) ? '' : ' (new)'}`)
+  }
+  for (const encoder of was.keys()) if (!after.candidates.some((candidate) => candidate.encoder === encoder)) changes.push(`${encoder} no longer listed`)
+  if (before.ffmpegPath !== after.ffmpegPath || before.ffmpegVersion !== after.ffmpegVersion) changes.push(`ffmpeg ${after.ffmpegVersion || '?'} at ${after.ffmpegPath || '?'}`)
+  if ((before.error === undefined) !== (after.error === undefined)) changes.push(after.error === undefined ? 'ffmpeg runs again' : 'ffmpeg no longer runs')
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i])
+  if (!same(before.encoders, after.encoders)) changes.push(`encoders compiled in: ${after.encoders.join(', ')}`)
+  const devices = (d: HwAccelDiagnostic) => d.devices.map((device) => `${device.path} ${device.driver}${device.error === undefined ? '' : ' (not usable)'}`)
+  if (!same(devices(before), devices(after))) changes.push(`devices: ${devices(after).join(', ') || 'none'}`)
+  if (!same(before.drivers, after.drivers)) changes.push(`drivers: ${after.drivers.join(', ') || 'none'}`)
+  return changes.length > 0 ? changes.join('; ') : undefined
+}

@@ -1,11 +1,11 @@
 // Hardware encoders as a part of the agent (issue 12, docs/encoders.md): binds the `encoders`
 // machine to the detection service and the log, and answers the two questions other parts ask:
 // what goes into RegisterRequest.hwAccel, and which encoder (and cap) a new HLS session gets.
-import { fromPromise, type AnyActorRef } from 'xstate'
+import { fromPromise, waitFor, type AnyActorRef } from 'xstate'
 import { hwDiagnosticTimeoutMs as defaultDiagnosticTimeoutMs, softwareMaxTranscodeHeightPx } from '../config/defaults.js'
 import { timing, type AgentConfig } from '../config/schema.js'
 import type { Logger } from '../log.js'
-import { effectiveChoice, type Detection, type EncoderChoice } from '../machines/encoder-choice.js'
+import { effectiveChoice, hwAccelChange, type Detection, type EncoderChoice } from '../machines/encoder-choice.js'
 import { encodersMachine, type DetectInput, type EncodersContext, type EncodersInput } from '../machines/encoders.machine.js'
 import type { HwAccelDiagnostic } from '../protocol/wire.js'
 import { detectHwAccel, type DetectOptions } from '../services/encoders/detect.js'
@@ -16,6 +16,17 @@ export interface EncodersPartOptions {
   logger: Logger
   /** The detection (tests: a counting wrapper); detectHwAccel by default. */
   detect?: (options: DetectOptions) => Promise<Detection>
+  /** A probe's diagnostic differs from the one the last register body carried: register again (`reason` says what changed). */
+  hwAccelChanged?: (reason: string) => void
+}
+
+/** `POST /api/encoders/reprobe` (docs/encoders.md): the new diagnostic, and why the agent registers again, if it does. */
+export interface ReprobeResult {
+  hwAccel: HwAccelDiagnostic | undefined
+  /** The encoder a session starting now gets (unhealthy marks are cleared by a passing probe). */
+  encoder: string
+  /** What changed for the server, or null when the diagnostic it holds is still right. */
+  reregister: string | null
 }
 
 export interface EncodersPart {
@@ -29,6 +40,8 @@ export interface EncodersPart {
   encoderFor(): Promise<EncoderChoice>
   /** A hardware encoder failed in a session (which fell back to libx264 by itself). */
   encoderFailed(encoder: string, reason: string): void
+  /** Probes again now (after the one running, if any) and resolves once it finished. */
+  reprobe(): Promise<ReprobeResult>
 }
 
 export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
@@ -51,6 +64,10 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
   // Once per process, also if the supervisor restarts the actor (its probe count starts again).
   let announced = false
   const context = (): EncodersContext | undefined => actor()?.getSnapshot()?.context as EncodersContext | undefined
+  // What the last register body carried (undefined: none was collected yet, and the first one
+  // reads the latest probe anyway), and what the latest probe changed for the server.
+  let registered: { hwAccel: HwAccelDiagnostic | undefined } | undefined
+  let lastChange: string | undefined
 
   const logic = encodersMachine.provide({
     actors: {
@@ -67,9 +84,16 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
         const fields = { hwAccel: detection.hwAccel, ...(detection.warning ? { warning: detection.warning } : {}) }
         if (detection.warning || detection.hwAccel.error) log.warn(fields, detection.warning ? `${msg}; ${detection.warning}` : msg)
         else log.info(fields, msg)
+        // Only RegisterRequest carries hwAccel (protocol.md 1): a changed result needs a new register.
+        lastChange = registered ? hwAccelChange(registered.hwAccel, detection.hwAccel) : undefined
+        if (lastChange) {
+          log.info({ change: lastChange }, `hwAccel changed (${lastChange}); registering again so that the server shows it`)
+          options.hwAccelChanged?.(`hwAccel: ${lastChange}`)
+        }
       },
       announceProbeError: (_, { error }) => {
         settle()
+        lastChange = undefined
         log.error({ error }, `${announced ? '' : '[transcode] '}hardware detection failed: ${error}; sessions use libx264`)
         announced = true
       },
@@ -94,7 +118,9 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
     },
     async hwAccel() {
       if (!context()?.detection) await settled()
-      return context()?.detection?.hwAccel
+      const hwAccel = context()?.detection?.hwAccel
+      registered = { hwAccel }
+      return hwAccel
     },
     async encoderFor() {
       if (!context()?.detection) await settled()
@@ -102,6 +128,18 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
     },
     encoderFailed(encoder, reason) {
       actor()?.send({ type: 'encoders.failed', encoder, reason })
+    },
+    async reprobe() {
+      const ref = actor()
+      if (!ref) throw new Error('the encoders actor is not running')
+      // Each wait is bounded like the probe itself; a probe already running was asked before
+      // this request (a person who just fixed a driver wants a fresh one): wait it out, then probe.
+      const bound = { timeout: timeoutMs + defaultDiagnosticTimeoutMs / 5 }
+      await waitFor(ref, (snapshot) => !snapshot.matches('probing'), bound)
+      const before = (ref.getSnapshot().context as EncodersContext).probes
+      ref.send({ type: 'encoders.reprobe' })
+      await waitFor(ref, (snapshot) => (snapshot.context as EncodersContext).probes > before, bound)
+      return { hwAccel: context()?.detection?.hwAccel, encoder: choiceNow().encoder, reregister: lastChange ?? null }
     },
   }
 }

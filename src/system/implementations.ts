@@ -12,6 +12,7 @@ import { createHlsPart } from './hls-part.js'
 import { createUpgradePart } from './upgrade-part.js'
 // ---- hardware encoders (issue 12, docs/encoders.md) ----
 import { createEncodersPart, type EncodersPartOptions } from './encoders-part.js'
+import { encodersAdminRoutes } from './encoders-admin.js'
 // ---- end hardware encoders ----
 // ---- funnel and addresses (issue 14) ----
 import { createFunnelPart } from './funnel-part.js'
@@ -91,7 +92,12 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   // ---- end vpn ----
   const tasks = createTasksPart({ config, logger, changed: requestSync, ...deps.tasks, engine: { ...deps.tasks?.engine, route: vpn.route } })
   // ---- hardware encoders (issue 12): detected at start-up; register and sessions wait for it (bounded) ----
-  const encoders = createEncodersPart({ config, logger, ...deps.encoders })
+  const encoders = createEncodersPart({
+    config, logger,
+    // Only the register body carries hwAccel (protocol.md 1): a re-probe that changed it registers again.
+    hwAccelChanged: (reason) => post(() => root?.system.get('controlPlane')?.send({ type: 'controlPlane.reregister', reason })),
+    ...deps.encoders,
+  })
   // ---- end hardware encoders ----
   // ---- funnel and addresses (issue 14; protocol.md 7.4, contract 1.11) ----
   const funnel = createFunnelPart({ config, logger, changed: requestSync })
@@ -279,7 +285,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     closers: [...library.closers, ...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...vpn.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...library.adminRoutes, ...metricsPart.adminRoutes],
+    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...library.adminRoutes, ...metricsPart.adminRoutes, ...encodersAdminRoutes(encoders)],
     exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),

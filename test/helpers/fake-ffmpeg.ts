@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -22,6 +22,8 @@ export interface FakeFfmpeg {
   path: string
   /** Every invocation so far, in order. */
   invocations(): Promise<{ pid: number; argv: string[] }[]>
+  /** The host changes under a running agent (a GPU or driver gone, fixed): the next invocation sees it. */
+  reconfigure(config: FakeFfmpegConfig): Promise<void>
   cleanup(): Promise<void>
 }
 
@@ -43,6 +45,11 @@ export async function installFakeFfmpeg(config: FakeFfmpegConfig): Promise<FakeF
     async invocations() {
       const text = await readFile(log, 'utf8')
       return text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as { pid: number; argv: string[] })
+    },
+    // The fake reads its config at each start: an atomic rename, so no invocation reads half a file.
+    async reconfigure(next) {
+      await writeFile(`${configPath}.next`, JSON.stringify({ ...next, log, real: '/usr/bin/ffmpeg' }))
+      await rename(`${configPath}.next`, configPath)
     },
     cleanup: () => rm(dir, { recursive: true, force: true }),
   }

@@ -42,6 +42,7 @@ const graphEvents: AnyEventObject[] = [
   { type: 'downlink.command', control: { id: 'g2', kind: 'scan_library' } },
   { type: 'controlPlane.control', control: { id: 'g3', kind: 'pause_task', taskId: 't' } },
   { type: 'controlPlane.setDownlinkMode', mode: 'poll' },
+  { type: 'controlPlane.reregister', reason: 'hwAccel changed' },
   failed('downlink', new Error('downlink crashed')),
   { type: 'xstate.after.downlinkRestart.controlPlane.running.downlink.restarting' },
 ]
@@ -54,6 +55,7 @@ const serialize = (snapshot: AnyMachineSnapshot) =>
     seen: snapshot.context.ledger.seen,
     acks: snapshot.context.ledger.pendingAcks.length > 0,
     mode: snapshot.context.downlinkMode,
+    reregister: snapshot.context.reregister !== undefined,
   })
 
 const graphOptions = {
@@ -91,11 +93,39 @@ describe('control plane statechart paths', () => {
     }
   })
 
+  it('registers again (controlPlane.reregister) at once from an idle loop, and otherwise at the first settled cycle, never in between', () => {
+    let deferred = 0
+    for (const { prev, event, next } of edges) {
+      if (event.type === 'controlPlane.reregister') {
+        if (prev.matches({ running: { sync: 'idle' } })) {
+          expect(next.matches({ registering: 'attempt' })).toBe(true)
+          expect(next.context.reregister).toBeUndefined()
+        } else {
+          // Remembered: a sync in flight, a backoff or a register attempt goes on untouched.
+          expect(next.value).toEqual(prev.value)
+          expect(next.context.reregister).toBe('hwAccel changed')
+          deferred++
+        }
+      }
+      // A remembered one is never dropped: only a register attempt (which collects the body afresh) clears it.
+      if (prev.context.reregister !== undefined && next.context.reregister === undefined) {
+        expect(next.matches({ registering: 'attempt' })).toBe(true)
+      }
+      // No register attempt starts with a stale body still to send: entering one clears the mark.
+      if (next.matches({ registering: 'attempt' }) && !prev.matches({ registering: 'attempt' })) {
+        expect(next.context.reregister).toBeUndefined()
+      }
+    }
+    expect(deferred).toBeGreaterThan(0)
+  })
+
   it('runs exactly one follow-up cycle after a cycle that saw requests, and none after one that did not', () => {
     for (const { prev, event, next } of edges) {
       if (!prev.matches({ running: { sync: 'syncing' } }) || event.type !== 'xstate.done.actor.sync') continue
       const newControls = admitIncoming(prev.context.ledger, { controls: (event as unknown as { output: { response: { controls: unknown[] } } }).output.response.controls }, { memory: 1000, unknownKindMemory: 100 }).admitted > 0
-      if (prev.context.followUp || newControls) {
+      if (prev.context.reregister !== undefined) {
+        expect(next.matches({ registering: 'attempt' })).toBe(true)
+      } else if (prev.context.followUp || newControls) {
         expect(next.matches({ running: { sync: 'syncing' } })).toBe(true)
         expect(next.context.followUp).toBe(false)
         expect(next.children.sync).not.toBe(prev.children.sync)

@@ -7,7 +7,7 @@ import {
   ServerUnreachableError,
 } from '../../src/errors.js'
 import { backoffDelayMs } from '../../src/machines/control-plane.machine.js'
-import { controlPlaneHarness, flush } from './control-plane-fakes.js'
+import { controlPlaneHarness, flush, registered } from './control-plane-fakes.js'
 
 const unreachable = () => new ServerUnreachableError('http://server', 'connect ECONNREFUSED')
 
@@ -222,5 +222,57 @@ describe('control plane controls', () => {
     expect(h.sse.isOpen).toBe(true)
     expect(h.wake.isOpen).toBe(false)
     expect(h.context().downlinkMode).toBe('sse')
+  })
+})
+
+describe('registering again when the register body changed', () => {
+  it('registers again at once from an idle loop, then syncs as after any register', async () => {
+    const h = await running()
+    await h.answerSync()
+    expect(h.state().matches({ running: { sync: 'idle' } })).toBe(true)
+    h.actor.send({ type: 'controlPlane.reregister', reason: 'hwAccel: chosen encoder h264_nvenc -> libx264' })
+    expect(h.registers).toHaveLength(2)
+    expect(h.logs.at(-1)).toMatchObject({ msg: 'registering again: the register body changed', data: { reason: 'hwAccel: chosen encoder h264_nvenc -> libx264' } })
+    await h.register({ ...registered, signingSecret: 'secret-2' })
+    expect(h.registeredWith.at(-1)?.signingSecret).toBe('secret-2')
+    expect(h.syncs).toHaveLength(2)
+  })
+
+  it('lets a sync in flight finish and registers right after it, once however often asked', async () => {
+    const h = await running()
+    h.actor.send({ type: 'controlPlane.reregister', reason: 'a' })
+    h.actor.send({ type: 'controlPlane.reregister', reason: 'b' })
+    expect(h.registers).toHaveLength(1)
+    await h.answerSync({ controls: [{ id: 'c1', kind: 'scan_library' }] })
+    expect(h.applied.map((entry) => entry.control.id)).toEqual(['c1'])
+    expect(h.registers).toHaveLength(2)
+    await h.register()
+    // The acknowledgement of c1 was not sent yet: the first sync after the register carries it.
+    expect(h.syncs.at(-1)!.input.appliedControls).toEqual(['c1'])
+    await h.answerSync()
+    expect(h.registers).toHaveLength(2)
+  })
+
+  it('registers once more when asked during a register attempt, whose body may predate the change', async () => {
+    const h = controlPlaneHarness()
+    h.actor.send({ type: 'controlPlane.reregister', reason: 'late probe' })
+    await h.register()
+    expect(h.registers).toHaveLength(1)
+    await h.answerSync()
+    expect(h.registers).toHaveLength(2)
+    await h.register()
+    await h.answerSync()
+    expect(h.registers).toHaveLength(2)
+  })
+
+  it('waits out a sync backoff, then registers after the retry succeeds', async () => {
+    const h = await running()
+    await h.failSync(unreachable())
+    h.actor.send({ type: 'controlPlane.reregister', reason: 'x' })
+    expect(h.registers).toHaveLength(1)
+    h.advance(60_000)
+    expect(h.syncs).toHaveLength(2)
+    await h.answerSync()
+    expect(h.registers).toHaveLength(2)
   })
 })
