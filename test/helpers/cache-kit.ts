@@ -19,7 +19,11 @@ export async function startCacheKit(options: { dir: string; sizeGb?: number; log
   const actor = createActor(part.logic, { input: part.input, systemId: 'cache' })
   part.attach(() => actor)
   actor.start()
-  await waitUntil(() => (actor.getSnapshot() as { value: unknown }).value !== 'loading', 10_000)
+  // Until the dir is scanned (and trimmed): the scan reaps every entry without `.complete`, so a
+  // test that lays out an entry must not race it. The state value is `{ loading: 'scanning' }`
+  // there, never the string 'loading': compare with matches(), or this wait returns at once and,
+  // under load, the scan trashes an entry the test is still writing.
+  await waitUntil(() => actor.getSnapshot().matches('running'), 10_000, 'the cache dir to be scanned')
   return { part, actor, stop: () => actor.stop() }
 }
 
