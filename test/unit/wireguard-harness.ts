@@ -5,6 +5,7 @@ import { encodeKey } from '../../src/services/wireguard/config.js'
 import { publicKeyOf } from '../../src/services/wireguard/crypto.js'
 import { createWireGuardDevice, type WireGuardDevice, type WireGuardEvent, type WireGuardLimits } from '../../src/services/wireguard/device.js'
 import { createMemoryNetwork, type MemoryNetwork } from '../../src/services/wireguard/memory-udp.js'
+import type { WgUdpSocket } from '../../src/services/wireguard/udp.js'
 
 /** Deterministic byte source (sfc32) for keys, indices and jitter. */
 export function seededRandom(seed: number): (n: number) => Uint8Array {
@@ -64,6 +65,8 @@ export interface PairOptions {
   presharedKey?: boolean
   bAllowedForA?: string
   limits?: Partial<WireGuardLimits>
+  /** Stands between a device and its in-memory socket (a host firewall that refuses sends, ...). */
+  wrapSocket?: (side: 'a' | 'b', socket: WgUdpSocket) => WgUdpSocket
 }
 
 export async function createPair(options: PairOptions = {}): Promise<Pair> {
@@ -77,7 +80,8 @@ export async function createPair(options: PairOptions = {}): Promise<Pair> {
   const bConfig = `[Interface]\nPrivateKey = ${encodeKey(privB)}\nAddress = 10.9.0.2/32\nListenPort = 51820\n\n[Peer]\nPublicKey = ${encodeKey(publicKeyOf(privA))}\n${psk}AllowedIPs = ${options.bAllowedForA ?? '10.9.0.1/32'}\n`
   const make = async (config: string, address: string, seed: number): Promise<Side> => {
     const socket = net.socket(address)
-    const device = createWireGuardDevice({ config, udp: socket, clock, logger: silentLogger(), random: seededRandom(seed), limits: options.limits })
+    const udp = options.wrapSocket?.(address === '192.0.2.1' ? 'a' : 'b', socket) ?? socket
+    const device = createWireGuardDevice({ config, udp, clock, logger: silentLogger(), random: seededRandom(seed), limits: options.limits })
     const side: Side = { device, events: [], received: [], socket, publicKey: device.publicKey }
     device.onEvent((e) => side.events.push(e))
     device.onIp((p) => side.received.push(new Uint8Array(p)))

@@ -5,6 +5,7 @@ import {
 } from '../../src/config/defaults.js'
 import { MESSAGE_INITIATION, MESSAGE_TRANSPORT, readU32 } from '../../src/services/wireguard/messages.js'
 import type { MemoryDatagram } from '../../src/services/wireguard/memory-udp.js'
+import { createNodeUdpSocket, type UdpAddress, type WgUdpSocket } from '../../src/services/wireguard/udp.js'
 import { count, createPair, ipv4, type Pair } from './wireguard-harness.js'
 
 interface Sent {
@@ -225,5 +226,99 @@ describe('WireGuard timers', () => {
     }
     expect(pair.b.device.stats().dropped.replayedInitiation).toBe(0)
     expect(count(pair.b, 'handshake-complete')).toBe(4)
+  })
+})
+
+/**
+ * A host firewall between device A and the network: while `blocked`, every send is refused with
+ * EPERM, as sendmsg(2) answers for a packet an OUTPUT rule rejects. `mode: 'throw'` refuses in
+ * send() itself; `mode: 'report'` returns and reports it afterwards, as node:dgram's callback does.
+ */
+function firewall(mode: 'throw' | 'report') {
+  const state = { blocked: false, refused: 0 }
+  const wrap = (side: 'a' | 'b', socket: WgUdpSocket): WgUdpSocket => {
+    if (side === 'b') return socket
+    let report: ((err: Error, to: UdpAddress | undefined) => void) | undefined
+    return {
+      bind: (port, address) => socket.bind(port, address),
+      onMessage: (handler) => socket.onMessage(handler),
+      close: () => socket.close(),
+      send(data, port, address) {
+        if (!state.blocked) return socket.send(data, port, address)
+        state.refused++
+        const err = Object.assign(new Error(`send EPERM ${address}:${port}`), { code: 'EPERM', errno: -1, syscall: 'send', address, port })
+        if (mode === 'throw') throw err
+        queueMicrotask(() => report?.(err, { address, port }))
+      },
+      ...(mode === 'report' ? { onSendError: (handler: (err: Error, to: UdpAddress | undefined) => void) => void (report = handler) } : {}),
+    }
+  }
+  return { state, wrap }
+}
+
+describe('WireGuard timers when this host refuses to send (EPERM from a firewall)', () => {
+  for (const mode of ['throw', 'report'] as const) {
+    it(`treats a refused datagram as lost (${mode === 'throw' ? 'refused in send()' : 'reported after send()'}): a new handshake after 15 s, retransmits, then the give-up`, async () => {
+      const fw = firewall(mode)
+      const pair = await established({ wrapSocket: fw.wrap })
+      pair.clock.advance(30_000) // B's keepalive for the first packet has come and gone
+      fw.state.blocked = true
+      const initiated = () => pair.a.events.filter((e) => e.type === 'handshake-initiated').length
+      const before = initiated()
+      // Data the netstack hands over: the refusal never reaches it.
+      expect(() => pair.a.device.sendIp(ipv4('10.9.0.1', '10.9.0.2'))).not.toThrow()
+      await Promise.resolve()
+      expect(pair.b.received).toHaveLength(1) // only the packet from before the block
+      // Unanswered data starts a new handshake after keepalive + rekey timeout, like a lost datagram.
+      pair.clock.advance(wgKeepaliveTimeoutMs + wgRekeyTimeoutMs + wgRekeyTimeoutJitterMaxMs + 1)
+      expect(initiated()).toBe(before + 1)
+      // Its retransmits go on every 5 s: the count the VPN actor reads to call the tunnel down after 30 s.
+      pair.clock.advance(2 * (wgRekeyTimeoutMs + wgRekeyTimeoutJitterMaxMs))
+      await Promise.resolve()
+      expect(pair.a.device.stats().peers[0]!.handshakeAttempts).toBeGreaterThanOrEqual(1)
+      expect(initiated()).toBeGreaterThanOrEqual(before + 3)
+      pair.clock.advance(200_000)
+      await Promise.resolve()
+      expect(count(pair.a, 'handshake-timeout')).toBe(1)
+      const stats = pair.a.device.stats()
+      expect(stats.dropped.sendFailed).toBe(fw.state.refused)
+      expect(stats.dropped.sendFailed).toBeGreaterThanOrEqual(1 + wgMaxHandshakeAttempts)
+      expect(stats.lastSendError).toMatch(/^EPERM: /)
+      expect(stats.internalErrors).toBe(0)
+    })
+  }
+
+  it('comes back at the next retransmit once the firewall lets datagrams through, and forgets the error', async () => {
+    const fw = firewall('throw')
+    const pair = await established({ wrapSocket: fw.wrap })
+    pair.clock.advance(30_000)
+    fw.state.blocked = true
+    pair.a.device.sendIp(ipv4('10.9.0.1', '10.9.0.2'))
+    pair.clock.advance(wgKeepaliveTimeoutMs + wgRekeyTimeoutMs + wgRekeyTimeoutJitterMaxMs + 1)
+    expect(pair.a.device.stats().lastSendError).toMatch(/^EPERM/)
+    const completed = count(pair.a, 'handshake-complete')
+    fw.state.blocked = false
+    pair.clock.advance(wgRekeyTimeoutMs + wgRekeyTimeoutJitterMaxMs + 10)
+    expect(count(pair.a, 'handshake-complete')).toBe(completed + 1)
+    expect(pair.a.device.stats().lastSendError).toBeUndefined()
+    expect(pair.a.device.stats().peers[0]!.handshakeAttempts).toBe(0)
+  })
+})
+
+describe('the node:dgram socket and local send failures', () => {
+  it('reports a datagram this host refuses, with its destination, instead of dropping the error silently', async () => {
+    // A real refusal without a firewall rule: broadcast without SO_BROADCAST, which sendmsg(2)
+    // refuses with EACCES before anything leaves the host.
+    const socket = createNodeUdpSocket('udp4', 0)
+    await socket.bind(0, '0.0.0.0')
+    try {
+      const reported = new Promise<{ err: Error; to: UdpAddress | undefined }>((resolve) => socket.onSendError!((err, to) => resolve({ err, to })))
+      expect(() => socket.send(new Uint8Array(32), 9, '255.255.255.255')).not.toThrow()
+      const { err, to } = await reported
+      expect((err as NodeJS.ErrnoException).code).toBe('EACCES')
+      expect(to).toEqual({ address: '255.255.255.255', port: 9 })
+    } finally {
+      await socket.close()
+    }
   })
 })

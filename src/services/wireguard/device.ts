@@ -127,12 +127,16 @@ export interface WireGuardStats {
   dropped: Record<DropReason, number>
   /** Exceptions caught by the receive-path safety net; always 0 unless there is a bug. */
   internalErrors: number
+  /** The last local send failure (`EPERM: ...`) since the last completed handshake; undefined when none. */
+  lastSendError: string | undefined
 }
 
 export type DropReason =
   | 'malformed' | 'mac1' | 'cookieRequired' | 'handshakeInvalid' | 'unknownPeer' | 'replayedInitiation'
   | 'initiationFlood' | 'unknownIndex' | 'expiredKey' | 'decrypt' | 'replay' | 'badInnerPacket'
   | 'sourceNotAllowed' | 'noRoute' | 'noEndpoint' | 'stagedOverflow' | 'handshakeTimeout'
+  /** The socket refused a datagram here (EPERM from a host firewall, ENETUNREACH): counted as lost on the way. */
+  | 'sendFailed'
 
 export interface WireGuardDevice {
   start(): Promise<void>
@@ -310,8 +314,9 @@ export function createWireGuardDevice(options: WireGuardDeviceOptions): WireGuar
   const dropped: Record<DropReason, number> = {
     malformed: 0, mac1: 0, cookieRequired: 0, handshakeInvalid: 0, unknownPeer: 0, replayedInitiation: 0,
     initiationFlood: 0, unknownIndex: 0, expiredKey: 0, decrypt: 0, replay: 0, badInnerPacket: 0,
-    sourceNotAllowed: 0, noRoute: 0, noEndpoint: 0, stagedOverflow: 0, handshakeTimeout: 0,
+    sourceNotAllowed: 0, noRoute: 0, noEndpoint: 0, stagedOverflow: 0, handshakeTimeout: 0, sendFailed: 0,
   }
+  let lastSendError: string | undefined
 
   const emit = (event: WireGuardEvent): void => {
     try {
@@ -439,6 +444,7 @@ export function createWireGuardDevice(options: WireGuardDeviceOptions): WireGuar
     peer.handshakeAttempts = 0
     peer.sentLastMinuteHandshake = false
     peer.lastHandshakeAt = wallNow()
+    lastSendError = undefined // datagrams go out again
     emit({ type: 'handshake-complete', peer: peer.id, role, endpoint: peer.endpoint })
   }
   function timersSessionDerived(peer: Peer): void {
@@ -496,13 +502,36 @@ export function createWireGuardDevice(options: WireGuardDeviceOptions): WireGuar
 
   // ---- sending ---------------------------------------------------------------------------------
 
+  /**
+   * False only when there is nowhere to send. A datagram the socket refuses here (EPERM from a host
+   * firewall, ENETUNREACH) counts as sent and lost on the way: its timers run exactly as for a
+   * datagram that got no answer (retransmits, a new handshake 15 s after unanswered data, the
+   * give-up after 90 s), so a tunnel blocked on this host shows as down like one blocked anywhere
+   * else. Skipping them would leave the tunnel "up" on a stale handshake for minutes.
+   */
   function sendRaw(peer: Peer, data: Uint8Array): boolean {
     if (peer.endpoint === undefined) {
       dropped.noEndpoint++
       return false
     }
-    udp.send(data, peer.endpoint.port, peer.endpoint.address)
+    try {
+      udp.send(data, peer.endpoint.port, peer.endpoint.address)
+    } catch (err) {
+      sendFailed(err, peer.endpoint)
+    }
     return true
+  }
+
+  // A socket that reports failures later (node:dgram) cannot say which send failed: the count and
+  // the last error are what is known. Logged once per kind of error, not per datagram.
+  function sendFailed(err: unknown, to: UdpAddress | undefined): void {
+    dropped.sendFailed++
+    const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'ERROR'
+    const text = `${code}: ${err instanceof Error ? err.message : String(err)}`
+    if (lastSendError === undefined || !lastSendError.startsWith(`${code}:`)) {
+      logger.warn({ err, endpoint: to }, `wireguard: the socket refused a datagram (${code}); counted as lost, the handshake timers go on`)
+    }
+    lastSendError = text
   }
 
   function sendInitiation(peer: Peer, isRetry: boolean): void {
@@ -802,6 +831,7 @@ export function createWireGuardDevice(options: WireGuardDeviceOptions): WireGuar
       if (started) return
       started = true
       udp.onMessage(receive)
+      udp.onSendError?.((err, to) => sendFailed(err, to))
       try {
         const bound = await udp.bind(config.listenPort ?? 0, options.bindAddress)
         listenPort = bound.port
@@ -858,6 +888,7 @@ export function createWireGuardDevice(options: WireGuardDeviceOptions): WireGuar
         listenPort,
         underLoad: underLoad(),
         internalErrors,
+        lastSendError,
         dropped: { ...dropped },
         peers: [...peers.values()].map((p) => ({
           publicKey: p.id,

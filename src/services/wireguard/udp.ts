@@ -12,7 +12,13 @@ export interface UdpAddress {
 export interface WgUdpSocket {
   /** Binds (port 0 or undefined = any free port); resolves with the bound address. */
   bind(port?: number, address?: string): Promise<UdpAddress>
+  /**
+   * May throw a local failure (EPERM from a host firewall, ENETUNREACH): the device counts the
+   * datagram as lost on the way and its timers go on (device.ts sendRaw).
+   */
   send(data: Uint8Array, port: number, address: string): void
+  /** Local send failures a socket learns of after send() returned (node:dgram reports them in a callback). */
+  onSendError?(handler: (err: Error, to: UdpAddress | undefined) => void): void
   onMessage(handler: (data: Uint8Array, from: UdpAddress) => void): void
   close(): Promise<void>
 }
@@ -25,6 +31,14 @@ export interface WgUdpSocket {
 export function createNodeUdpSocket(type: 'udp4' | 'udp6' = 'udp4', bufferBytes = wgUdpSocketBufferBytes): WgUdpSocket {
   let socket: Socket | undefined
   let handler: ((data: Uint8Array, from: UdpAddress) => void) | undefined
+  let sendErrorHandler: ((err: Error, to: UdpAddress | undefined) => void) | undefined
+  // Without a callback node:dgram drops a send's error (EPERM from a firewall included) without a
+  // word; one callback for every send (not a closure per datagram) lets the device count them.
+  const sent = (err: Error | null): void => {
+    if (!err) return
+    const at = err as Error & { address?: string; port?: number }
+    sendErrorHandler?.(err, at.address !== undefined && at.port !== undefined ? { address: at.address, port: at.port } : undefined)
+  }
   return {
     bind(port = 0, address) {
       return new Promise((resolve, reject) => {
@@ -48,7 +62,10 @@ export function createNodeUdpSocket(type: 'udp4' | 'udp6' = 'udp4', bufferBytes 
       })
     },
     send(data, port, address) {
-      socket?.send(data, port, address)
+      socket?.send(data, port, address, sent)
+    },
+    onSendError(h) {
+      sendErrorHandler = h
     },
     onMessage(h) {
       handler = h
