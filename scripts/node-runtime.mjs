@@ -3,7 +3,7 @@
 // .tmp/node, as .ci/run does for its passes. Plain JavaScript: it runs before anything is built,
 // under whatever Node the machine has.
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -12,6 +12,14 @@ export const minimum = { major: 22, minor: 12 }
 /** What gets provisioned when the system Node is too old: the newest maintained line. */
 export const provisionedSpec = 'node@24'
 const prefix = join(root, '.tmp', 'node')
+/**
+ * The manifest of the folder `node` is installed into. `npm install --prefix` makes that folder the
+ * project, so its allowScripts is the one npm (>= 11.16) reads: the `node` package's preinstall
+ * (`node installArchSpecificPackage`, which fetches this platform's binary) must run, and saying
+ * so keeps npm from warning that it is unreviewed (and from blocking it where scripts are opt-in).
+ * .ci/run writes the same manifest for its passes.
+ */
+export const provisionManifest = { private: true, description: 'Node.js provisioned by scripts/node-runtime.mjs', allowScripts: { node: true } }
 const provisionedBin = join(prefix, 'node_modules', 'node', 'bin')
 
 export function isSupported(version = process.versions.node) {
@@ -33,6 +41,8 @@ export function supportedNodeBin({ say = (line) => process.stderr.write(`${line}
   const existing = existsSync(join(provisionedBin, 'node')) ? versionOf(join(provisionedBin, 'node')) : undefined
   if (existing !== undefined && isSupported(existing)) return provisionedBin
   say(`[setup] Node ${process.version} is older than the supported ${minimum.major}.${minimum.minor}; installing ${provisionedSpec} from the npm registry into .tmp/node`)
+  mkdirSync(prefix, { recursive: true })
+  writeFileSync(join(prefix, 'package.json'), `${JSON.stringify(provisionManifest, null, 2)}\n`)
   const result = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', provisionedSpec], { stdio: ['ignore', 'ignore', 'inherit'] })
   const installed = existsSync(join(provisionedBin, 'node')) ? versionOf(join(provisionedBin, 'node')) : undefined
   if (result.status !== 0 || installed === undefined || !isSupported(installed)) {
