@@ -41,6 +41,8 @@ export function createTasksPart(options: TasksPartOptions) {
     natUpnp: peers.natTraversal,
     natPmp: peers.natTraversal,
     torrentPort: peers.port,
+    // Verified-piece maps beside torrents/<infohash>.torrent: a restart seeds without re-hashing.
+    stateDir: options.config.daemon.stateDir,
     ...options.engine,
   }))
   const store = new FileTasksStore({ stateDir: options.config.daemon.stateDir, logger: options.logger.child({ component: 'tasks-store' }) })
