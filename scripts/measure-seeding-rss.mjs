@@ -7,13 +7,18 @@
 //
 //   npm run build && node scripts/with-node.mjs node --expose-gc scripts/measure-seeding-rss.mjs agent 100
 //   node scripts/with-node.mjs node --expose-gc scripts/measure-seeding-rss.mjs stock 100
+import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const mode = process.argv[2] ?? 'agent'
 const count = Number(process.argv[3] ?? 100)
+// Each phase runs in a process of its own (argv[4] = the prepared directory): the parent's
+// freed buffers of random data would otherwise hide what the engine allocates.
+const prepared = process.argv[4]
+const phaseName = process.argv[5]
 const size = 4 * 1024 * 1024
 const pieceLength = 256 * 1024
 const offline = { dht: false, lsd: false, utp: false, natUpnp: false, natPmp: false }
@@ -29,9 +34,9 @@ function bencode(value) {
   return Buffer.concat([Buffer.from('d'), ...keys.flatMap((k) => [bencode(k), bencode(value[k])]), Buffer.from('e')])
 }
 
-const root = await mkdtemp(join(tmpdir(), 'ma-seeding-rss-'))
-const torrents = []
-for (let i = 0; i < count; i++) {
+const root = prepared ?? (await mkdtemp(join(tmpdir(), 'ma-seeding-rss-')))
+const torrents = prepared ? JSON.parse(await readFile(join(root, 'torrents.json'), 'utf8')).map((t) => ({ infoHash: t.infoHash, torrentFile: Buffer.from(t.torrentFile, 'base64') })) : []
+for (let i = 0; i < (prepared ? 0 : count); i++) {
   const name = `t-${i}`
   const data = randomBytes(size)
   const pieces = []
@@ -79,8 +84,16 @@ async function runStock(phase) {
   await new Promise((resolve) => client.destroy(resolve))
 }
 
-try {
-  for (const phase of ['first start', 'restart']) await (mode === 'stock' ? runStock(phase) : runAgent(phase))
-} finally {
-  await rm(root, { recursive: true, force: true })
+if (prepared) {
+  await (mode === 'stock' ? runStock(phaseName) : runAgent(phaseName))
+} else {
+  await writeFile(join(root, 'torrents.json'), JSON.stringify(torrents.map((t) => ({ infoHash: t.infoHash, torrentFile: t.torrentFile.toString('base64') }))))
+  try {
+    for (const phase of ['first start', 'restart']) {
+      const run = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, mode, String(count), root, phase], { stdio: ['ignore', 'inherit', 'inherit'] })
+      if (run.status !== 0) process.exitCode = 1
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
 }
