@@ -1,8 +1,7 @@
 import { EventEmitter, once } from 'node:events'
 import type { TaskProgress } from '../../machines/task.machine.js'
-import { rm, rmdir } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
-import { Readable } from 'node:stream'
+import { resolve } from 'node:path'
+import type { Readable } from 'node:stream'
 import WebTorrent, { type AddOptions, type Torrent } from 'webtorrent'
 import parseTorrent, { type ParsedTorrent } from 'parse-torrent'
 import { Agent, type Dispatcher } from 'undici'
@@ -11,7 +10,8 @@ import { AgentError, TorrentDiskFullError, TorrentEngineError, TorrentNotFoundEr
 import type { Logger } from '../../log.js'
 import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedSource } from './source.js'
 import { installUtpFallback } from './utp-fallback.js'
-import { FilePool, fileStoreFor } from './file-store.js'
+import { FilePool, deleteTorrentFiles, fileStoreFor } from './file-store.js'
+import { readTorrentFile } from './read-stream.js'
 import { PieceMaps } from './piece-map.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
@@ -310,7 +310,7 @@ export class WebTorrentEngine implements TorrentEngine {
     }
     await this.#pieceMaps?.forget(key)
     this.#signals.emit(`gone:${key}`)
-    if (options.deleteFiles && torrentFile) await this.#deleteFiles(torrentFile)
+    if (options.deleteFiles && torrentFile) await deleteTorrentFiles(this.#options.downloadDir, torrentFile)
   }
 
   stats(infoHash: string): TorrentStats | undefined {
@@ -346,35 +346,7 @@ export class WebTorrentEngine implements TorrentEngine {
 
   createReadStream(infoHash: string, fileIndex: number, range: ReadRange = {}): Readable {
     const key = infoHash.toLowerCase()
-    const whenReady = () => this.#whenReady(key)
-    async function* read(): AsyncGenerator<Buffer> {
-      const torrent = await whenReady()
-      const file = torrent.files[fileIndex]
-      if (!file) throw new TorrentNotFoundError(`torrent ${key} has no file ${fileIndex} (it has ${torrent.files.length})`)
-      const start = range.start ?? 0
-      const end = Math.min(range.end ?? file.length - 1, file.length - 1)
-      if (!Number.isSafeInteger(start) || start < 0 || start > end) {
-        if (file.length === 0 || start === end + 1) return
-        throw new TorrentNotFoundError(`range ${start}-${range.end ?? ''} is outside file ${fileIndex} of ${file.length} bytes`)
-      }
-      let remaining = end - start + 1
-      const iterator = file[Symbol.asyncIterator]({ start, end })
-      try {
-        while (remaining > 0) {
-          const step = await iterator.next()
-          if (step.done) break
-          const chunk = step.value
-          // webtorrent reads `end: 0` as "to the end of the file": cut at what was asked for.
-          const take = Math.min(chunk.length, remaining)
-          remaining -= take
-          yield Buffer.from(chunk.buffer, chunk.byteOffset, take)
-        }
-      } finally {
-        await iterator.return?.()
-      }
-      if (remaining > 0) throw new TorrentNotFoundError(`torrent ${key} stopped while file ${fileIndex} was being read (${remaining} bytes short)`)
-    }
-    return Readable.from(read(), { objectMode: false })
+    return readTorrentFile(() => this.#whenReady(key), key, fileIndex, range)
   }
 
   async listening(): Promise<{ port: number }> {
@@ -598,19 +570,6 @@ export class WebTorrentEngine implements TorrentEngine {
       this.#signals.on(`ready:${infoHash}`, onReady)
       this.#signals.on(`gone:${infoHash}`, onGone)
     })
-  }
-
-  async #deleteFiles(torrentFile: Uint8Array): Promise<void> {
-    const parsed = await parseTorrentFile(torrentFile, 'saved metadata')
-    const root = resolve(this.#options.downloadDir)
-    const dirs = new Set<string>()
-    for (const file of parsed.files ?? []) {
-      const path = torrentFilePath(root, file.path)
-      await rm(path, { force: true })
-      for (let dir = dirname(path); dir.startsWith(root + '/'); dir = dirname(dir)) dirs.add(dir)
-    }
-    // Deepest first; a directory that still holds anything else stays.
-    for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => {})
   }
 }
 

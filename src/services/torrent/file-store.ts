@@ -1,6 +1,7 @@
 import { close, constants, fdatasync, mkdir, open, read, rm, write } from 'node:fs'
-import { dirname } from 'node:path'
-import { torrentFilePath } from './source.js'
+import { rm as rmAsync, rmdir } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { parseTorrentFile, torrentFilePath } from './source.js'
 
 // The chunk store behind webtorrent's `store` option (abstract-chunk-store: put/get/close/destroy
 // and `chunkLength`), replacing fs-chunk-store + random-access-file (docs/torrents.md, What the
@@ -319,4 +320,18 @@ export function fileStoreFor(pool: FilePool): ChunkStoreConstructor {
       })
     }
   }
+}
+
+/** Removes a torrent's files (delete_task with deleteFiles), then the directories they leave empty. */
+export async function deleteTorrentFiles(downloadDir: string, torrentFile: Uint8Array): Promise<void> {
+  const parsed = await parseTorrentFile(torrentFile, 'saved metadata')
+  const root = resolve(downloadDir)
+  const dirs = new Set<string>()
+  for (const file of parsed.files ?? []) {
+    const path = torrentFilePath(root, file.path)
+    await rmAsync(path, { force: true })
+    for (let dir = dirname(path); dir.startsWith(root + '/'); dir = dirname(dir)) dirs.add(dir)
+  }
+  // Deepest first; a directory that still holds anything else stays.
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => {})
 }
