@@ -1,6 +1,7 @@
 import { close, constants, fdatasync, mkdir, open, read, rm, write } from 'node:fs'
 import { rm as rmAsync, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import * as defaults from '../../config/defaults.js'
 import { parseTorrentFile, torrentFilePath } from './source.js'
 
 // The chunk store behind webtorrent's `store` option (abstract-chunk-store: put/get/close/destroy
@@ -58,9 +59,32 @@ export class FilePool {
   /** Insertion order is use order: the first idle entry is the least recently used. */
   readonly #handles = new Map<string, Handle>()
   #closing = new Set<Promise<void>>()
+  /**
+   * Reads in flight for all torrents together. webtorrent verifies every torrent at once (two
+   * pieces each): 1,000 torrents starting would hold 2,000 piece buffers, ~0.5 GiB at 256 KiB,
+   * which the C allocator then keeps. A buffer is allocated only once its read may start.
+   */
+  readonly #maxReads: number
+  #reads = 0
+  readonly #waiting: (() => void)[] = []
 
-  constructor(options: { maxOpen: number }) {
+  constructor(options: { maxOpen: number; maxReads?: number }) {
     this.#maxOpen = Math.max(1, options.maxOpen)
+    this.#maxReads = Math.max(1, options.maxReads ?? defaults.torrentStoreMaxConcurrentReads)
+  }
+
+  /** Runs `read` when fewer than `maxReads` reads are in flight. */
+  async reading<T>(read: () => Promise<T>): Promise<T> {
+    if (this.#reads >= this.#maxReads) await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    else this.#reads++
+    try {
+      return await read()
+    } finally {
+      const next = this.#waiting.shift()
+      // The slot passes straight to the next reader; only with nobody waiting is it freed.
+      if (next) next()
+      else this.#reads--
+    }
   }
 
   get openCount(): number {
@@ -300,11 +324,13 @@ export function fileStoreFor(pool: FilePool): ChunkStoreConstructor {
       const length = opts?.length ?? size - offset
       if (offset < 0 || length < 0 || offset + length > size) return queueMicrotask(() => cb(new Error(`bytes ${offset}+${length} are outside chunk ${index} (${size} bytes)`)))
       const start = index * this.chunkLength + offset
-      const buf = Buffer.allocUnsafe(length)
-      const reads = this.#targets(start, start + length).map((t) =>
-        pool.with(t.file.path, (fd) => readAt(fd, buf.subarray(t.from, t.to), t.at)),
-      )
-      Promise.all(reads).then(() => cb(null, buf), (err: Error) => cb(err))
+      pool.reading(async () => {
+        const buf = Buffer.allocUnsafe(length)
+        await Promise.all(this.#targets(start, start + length).map((t) =>
+          pool.with(t.file.path, (fd) => readAt(fd, buf.subarray(t.from, t.to), t.at)),
+        ))
+        return buf
+      }).then((buf) => cb(null, buf), (err: Error) => cb(err))
     }
 
     close(cb: Callback = () => {}): void {
