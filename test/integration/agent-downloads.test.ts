@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRootLogger } from '../../src/log.js'
 import { parseConfigText } from '../../src/config/load.js'
 import { startAgent, type RunningAgent } from '../../src/system/start-agent.js'
-import { runCli } from '../../src/cli/index.js'
+import { runCli } from '../helpers/daemon.js'
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js'
 import type { SyncRecord } from '../../src/reference-server/index.js'
 import type { TaskReport } from '../../src/protocol/wire.js'
@@ -123,23 +123,13 @@ describe('downloads through the whole agent', () => {
     await film.write(Buffer.from([files['film.mkv']![100_000]! ^ 0xff]), 0, 1, 100_000)
     await film.close()
     const configFile = join(stateDir(), '..', 'config.toml')
-    let out = ''
-    const write = process.stdout.write.bind(process.stdout)
-    process.stdout.write = ((chunk: string | Uint8Array) => {
-      out += chunk.toString()
-      return true
-    }) as typeof process.stdout.write
-    let code: number
-    let unknown: number
-    try {
-      code = await runCli(['torrent', 'recheck', taskId, '--config', configFile])
-      unknown = await runCli(['torrent', 'recheck', 'no-such-task', '--config', configFile])
-    } finally {
-      process.stdout.write = write
-    }
-    expect(code).toBe(0)
-    expect(out).toContain(`task ${taskId}: checking every piece now`)
-    expect(unknown).toBe(1)
+    // The built CLI in a process of its own, as a user runs it.
+    const recheck = await runCli(['torrent', 'recheck', taskId, '--config', configFile])
+    expect(recheck).toMatchObject({ code: 0 })
+    expect(recheck.stdout).toContain(`task ${taskId}: checking every piece now`)
+    const unknown = await runCli(['torrent', 'recheck', 'no-such-task', '--config', configFile])
+    expect(unknown).toMatchObject({ code: 1 })
+    expect(unknown.stderr).toContain('no task with the id or info hash "no-such-task"')
     // No seeder is left: the damaged piece stays missing and the task says so.
     const record = await server.waitFor('sync', (r: SyncRecord) => r.agentId === agent.agentId && taskIn(r, taskId)?.state === 'downloading' && taskIn(r, taskId)!.progress < 1, 30_000)
     expect(taskIn(record, taskId)!.progress).toBeGreaterThan(0.5)
