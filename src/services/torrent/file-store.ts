@@ -60,30 +60,36 @@ export class FilePool {
   readonly #handles = new Map<string, Handle>()
   #closing = new Set<Promise<void>>()
   /**
-   * Reads in flight for all torrents together. webtorrent verifies every torrent at once (two
-   * pieces each): 1,000 torrents starting would hold 2,000 piece buffers, ~0.5 GiB at 256 KiB,
+   * Bytes of reads in flight for all torrents together. webtorrent verifies every torrent at once
+   * (two pieces each): 1,000 torrents starting would hold 2,000 piece buffers, ~0.5 GiB at 256 KiB,
    * which the C allocator then keeps. A buffer is allocated only once its read may start.
    */
-  readonly #maxReads: number
-  #reads = 0
-  readonly #waiting: (() => void)[] = []
+  readonly #readBudget: number
+  #reading = 0
+  readonly #waiting: { bytes: number; start: () => void }[] = []
 
-  constructor(options: { maxOpen: number; maxReads?: number }) {
+  constructor(options: { maxOpen: number; readBudgetBytes?: number }) {
     this.#maxOpen = Math.max(1, options.maxOpen)
-    this.#maxReads = Math.max(1, options.maxReads ?? defaults.torrentStoreMaxConcurrentReads)
+    this.#readBudget = Math.max(1, options.readBudgetBytes ?? defaults.torrentStoreReadBudgetBytes)
   }
 
-  /** Runs `read` when fewer than `maxReads` reads are in flight. */
-  async reading<T>(read: () => Promise<T>): Promise<T> {
-    if (this.#reads >= this.#maxReads) await new Promise<void>((resolve) => this.#waiting.push(resolve))
-    else this.#reads++
+  /** Runs `read` of `bytes` once the reads in flight leave room for it (one read always may run). */
+  async reading<T>(bytes: number, read: () => Promise<T>): Promise<T> {
+    if (this.#reading > 0 && (this.#waiting.length > 0 || this.#reading + bytes > this.#readBudget)) {
+      await new Promise<void>((start) => this.#waiting.push({ bytes, start }))
+    } else {
+      this.#reading += bytes
+    }
     try {
       return await read()
     } finally {
-      const next = this.#waiting.shift()
-      // The slot passes straight to the next reader; only with nobody waiting is it freed.
-      if (next) next()
-      else this.#reads--
+      this.#reading -= bytes
+      // In order: a big read is not overtaken for ever by small ones.
+      while (this.#waiting.length > 0 && (this.#reading === 0 || this.#reading + this.#waiting[0]!.bytes <= this.#readBudget)) {
+        const next = this.#waiting.shift()!
+        this.#reading += next.bytes
+        next.start()
+      }
     }
   }
 
@@ -324,7 +330,7 @@ export function fileStoreFor(pool: FilePool): ChunkStoreConstructor {
       const length = opts?.length ?? size - offset
       if (offset < 0 || length < 0 || offset + length > size) return queueMicrotask(() => cb(new Error(`bytes ${offset}+${length} are outside chunk ${index} (${size} bytes)`)))
       const start = index * this.chunkLength + offset
-      pool.reading(async () => {
+      pool.reading(length, async () => {
         const buf = Buffer.allocUnsafe(length)
         await Promise.all(this.#targets(start, start + length).map((t) =>
           pool.with(t.file.path, (fd) => readAt(fd, buf.subarray(t.from, t.to), t.at)),
