@@ -80,4 +80,28 @@ describe('file store', () => {
     await expect(put(escaping, 0, Buffer.alloc(100))).rejects.toMatchObject({ code: 'MA_ERR_TORRENT_METADATA' })
     await pool.closeAll()
   })
+
+  it('keeps the bytes of reads in flight within its budget, one read always running and none overtaken', async () => {
+    const pool = new FilePool({ maxOpen: 4, readBudgetBytes: 100 })
+    let inFlight = 0
+    let most = 0
+    const started: number[] = []
+    const read = (id: number, bytes: number) => pool.reading(bytes, async () => {
+      started.push(id)
+      inFlight += bytes
+      most = Math.max(most, inFlight)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+      inFlight -= bytes
+      return id
+    })
+    // A read bigger than the whole budget still runs (alone); small ones behind it wait their turn.
+    expect(await Promise.all([read(1, 60), read(2, 30), read(3, 250), read(4, 10), read(5, 60), read(6, 40)])).toEqual([1, 2, 3, 4, 5, 6])
+    expect(started).toEqual([1, 2, 3, 4, 5, 6])
+    expect(most).toBe(250)
+    most = 0
+    const small = await Promise.all([...Array(20).keys()].map((i) => read(i, 30)))
+    expect(small).toHaveLength(20)
+    // Three of 30 bytes fit in 100 at once, never a fourth.
+    expect(most).toBe(90)
+  })
 })
