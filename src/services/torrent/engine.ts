@@ -392,7 +392,8 @@ export class WebTorrentEngine implements TorrentEngine {
     if (this.#options.announce) parsed.announce = [...this.#options.announce]
     // No per-torrent piece cache: verification fills webtorrent's (20 pieces) and nothing empties it.
     const addOptions: AddOptions = { path: resolve(this.#options.downloadDir), store: this.#store, storeCacheSlots: 0 }
-    if (entry.bitfield) addOptions.bitfield = entry.bitfield
+    // With maps the map decides (a mismatch hashes all); without, the bitfield of the last stop here.
+    if (!this.#pieceMaps && entry.bitfield) addOptions.bitfield = entry.bitfield
     if (this.#pieceMaps) {
       Object.assign(addOptions, await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!))
       if (entry.paused || this.#closed || this.#replacing) return
