@@ -16,6 +16,8 @@ import { ConfigCheckCommand } from './commands/config-check.js'
 import { VpnDisableCommand, VpnEnableCommand, VpnStatusCommand } from './commands/vpn.js'
 // ---- library (issue 16) ----
 import { LibraryScanCommand, LibraryStatusCommand } from './commands/library.js'
+// ---- torrent (issue 20) ----
+import { TorrentRecheckCommand } from './commands/torrent.js'
 
 export function buildCli(options: { colors?: boolean } = {}): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false, enableColors: options.colors ?? colorWanted(process.stdout) })
@@ -41,6 +43,8 @@ export function buildCli(options: { colors?: boolean } = {}): Cli {
   // ---- library (issue 16) ----
   cli.register(LibraryStatusCommand)
   cli.register(LibraryScanCommand)
+  // ---- torrent (issue 20) ----
+  cli.register(TorrentRecheckCommand)
   return cli
 }
 

@@ -189,6 +189,13 @@ export const torrentMaxConns = 55
 /** A tracker that has not answered since the torrent started (or finished) is asked again after this, doubling. */
 export const torrentAnnounceRetryMinMs = 2_000
 export const torrentAnnounceRetryMaxMs = 300_000
+// ---- torrent file store and resume (issue 20, docs/torrents.md) ----
+/** Open file descriptors the engine's file store keeps for all torrents together (least recently used closed first). */
+export const torrentStoreMaxOpenFiles = 256
+/** Bytes of piece reads in flight for all torrents together (one buffer each): bounds the memory of verifying many torrents at once. */
+export const torrentStoreReadBudgetBytes = 32 * MiB
+/** At most one verified-piece map write per torrent per this while pieces arrive (each one fdatasyncs the torrent's files). */
+export const torrentPieceMapWriteIntervalMs = 5_000
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000

@@ -11,6 +11,9 @@ import type { TaskFileReport, TaskReport, TaskState } from '../protocol/wire.js'
 //
 //   queued -> fetching_metadata -> downloading -> seeding (until seed_ratio) -> completed
 //   any of those -> paused (resume goes back), -> error (resume retries), -> deleting -> deleted
+//   downloading / seeding / completed --recheck--> checking (every piece hashed again) -> downloading
+//   (reported as `downloading`: the protocol has no checking state); paused / error --recheck-->
+//   the same state, the verified-piece map forgotten so that the next start hashes every piece.
 
 export type TaskRecordState = TaskState
 
@@ -70,6 +73,8 @@ export type TaskEvent =
   | { type: 'task.pause' }
   | { type: 'task.resume' }
   | { type: 'task.delete'; deleteFiles: boolean }
+  /** `media-agent torrent recheck`: trust no verified-piece map, hash the data again. */
+  | { type: 'task.recheck' }
   | { type: 'engine.metadata'; name: string; size: number; files: TaskFileReport[] }
   | { type: 'engine.progress'; progress: TaskProgress }
   | { type: 'engine.done' }
@@ -89,6 +94,10 @@ export interface TorrentActorInput {
   taskId: string
   infoHash: string
   source: string
+}
+
+export interface RecheckInput {
+  infoHash: string
 }
 
 export interface RemoveTaskInput {
@@ -123,12 +132,16 @@ export const taskMachine = setup({
       throw new Error('task actor "torrent" is not bound: provide it in src/system/task-bindings.ts')
     }),
     removeTask: fromPromise<void, RemoveTaskInput>(unbound('removeTask')),
+    /** Forgets the verified pieces and restarts the torrent; resolves once its data is hashed again. */
+    recheck: fromPromise<void, RecheckInput>(unbound('recheck')),
   },
   actions: {
     /** Bound to the tasks store: immediate on a state change, coalesced for progress. */
     persist: (_, _params: { immediate: boolean }) => {},
     /** Bound to "sync soon": a state change the server must see (protocol.md 1). */
     reportChange: (_, _params: { state: TaskState }) => {},
+    /** Bound to the engine: a stopped task's verified-piece map is dropped, its next start hashes every piece. */
+    forgetPieces: (_, _params: { infoHash: string }) => {},
     setState: assign((_, params: { state: TaskState }) => ({ state: params.state })),
     clearError: assign({ error: undefined, errorCode: undefined }),
     stopTraffic: assign((_, params: { eta: number | null }) => ({ ...idle, etaSeconds: params.eta })),
@@ -257,6 +270,7 @@ export const taskMachine = setup({
           actions: { type: 'assignError', params: ({ event }) => ({ message: event.message, code: event.code }) },
         },
         'task.pause': { target: 'paused' },
+        'task.recheck': { guard: 'hasMetadata', target: '.checking' },
       },
       states: {
         fetching_metadata: {
@@ -277,6 +291,27 @@ export const taskMachine = setup({
             { guard: and(['isDone', 'seedsNotAtAll']), target: '#task.completed' },
             { guard: 'isDone', target: 'seeding' },
           ],
+        },
+        checking: {
+          // The engine restarts the torrent (its upload count from 0) and hashes every piece;
+          // until then nothing counts as done.
+          entry: [
+            'startRun',
+            assign({ done: false }),
+            { type: 'setState', params: { state: 'downloading' } },
+            { type: 'persist', params: { immediate: true } },
+            { type: 'reportChange', params: { state: 'downloading' } },
+          ],
+          invoke: {
+            id: 'recheck',
+            src: 'recheck',
+            input: ({ context }) => ({ infoHash: context.infoHash }),
+            onDone: { target: 'downloading' },
+            onError: {
+              target: '#task.error',
+              actions: { type: 'assignError', params: ({ event }) => describe(event.error) },
+            },
+          },
         },
         seeding: {
           entry: [
@@ -301,6 +336,7 @@ export const taskMachine = setup({
       ],
       on: {
         'task.resume': [{ guard: 'hasInfoHash', target: 'active' }, { target: 'queued' }],
+        'task.recheck': { guard: 'hasInfoHash', actions: { type: 'forgetPieces', params: ({ context }) => ({ infoHash: context.infoHash }) } },
       },
     },
     completed: {
@@ -310,6 +346,10 @@ export const taskMachine = setup({
         { type: 'persist', params: { immediate: true } },
         { type: 'reportChange', params: { state: 'completed' } },
       ],
+      on: {
+        // The data is hashed again; what is missing or damaged is fetched, then it completes again.
+        'task.recheck': { guard: 'hasMetadata', target: '#task.active.checking' },
+      },
     },
     error: {
       entry: [
@@ -321,6 +361,7 @@ export const taskMachine = setup({
       on: {
         // Retrying is the user's way out of a full disk or an unreachable URL.
         'task.resume': [{ guard: 'hasInfoHash', target: 'active' }, { target: 'queued', actions: 'clearError' }],
+        'task.recheck': { guard: 'hasInfoHash', actions: { type: 'forgetPieces', params: ({ context }) => ({ infoHash: context.infoHash }) } },
       },
     },
     deleting: {

@@ -24,7 +24,7 @@ export type TasksEvent =
   | { type: `xstate.done.actor.${string}` }
   | { type: `xstate.error.actor.${string}`; error: unknown }
 
-export type TaskCommand = { type: 'task.delete'; deleteFiles: boolean } | { type: 'task.pause' } | { type: 'task.resume' }
+export type TaskCommand = { type: 'task.delete'; deleteFiles: boolean } | { type: 'task.pause' } | { type: 'task.resume' } | { type: 'task.recheck' }
 
 const taskPrefix = 'task:'
 export const taskActorId = (taskId: string) => `${taskPrefix}${taskId}`

@@ -285,7 +285,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     closers: [...library.closers, ...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...vpn.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...library.adminRoutes, ...metricsPart.adminRoutes, ...encodersAdminRoutes(encoders)],
+    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...library.adminRoutes, ...metricsPart.adminRoutes, ...encodersAdminRoutes(encoders), ...tasks.adminRoutes],
     exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),

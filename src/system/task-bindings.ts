@@ -7,6 +7,7 @@ import {
   taskRecordOf,
   taskReportOf,
   taskStateOf,
+  type RecheckInput,
   type RemoveTaskInput,
   type ResolveSourceInput,
   type ResolveSourceOutput,
@@ -141,8 +142,10 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
           await store.deleteMetadata(infoHash)
         }
       }),
+      recheck: fromPromise<void, RecheckInput>(({ input }) => engine.recheck(input.infoHash)),
     },
     actions: {
+      forgetPieces: (_, { infoHash }) => track(engine.recheck(infoHash).catch((err: unknown) => log.warn({ err, infoHash }, 'cannot forget the verified-piece map'))),
       persist: ({ context }, params) => store.put(taskRecordOf(context), params),
       reportChange: ({ context }, params) => options.onChange?.({ taskId: context.id, state: params.state }),
     },

@@ -11,6 +11,7 @@ import { tasksMachine, type TaskCommand } from '../machines/tasks.machine.js'
 import { taskReportOf } from '../machines/task.machine.js'
 import type { InProgressFileSourceOptions } from '../services/media/in-progress-file-source.js'
 import type { Closer } from './create-system.js'
+import type { AdminRoute } from '../server/admin-server.js'
 
 // Download tasks as a part of the agent (issue 4, docs/torrents.md): the webtorrent engine, the
 // crash-safe tasks.json store, and the `tasks` child of the root with one `task:<id>` actor per
@@ -41,6 +42,8 @@ export function createTasksPart(options: TasksPartOptions) {
     natUpnp: peers.natTraversal,
     natPmp: peers.natTraversal,
     torrentPort: peers.port,
+    // Verified-piece maps beside torrents/<infohash>.torrent: a restart seeds without re-hashing.
+    stateDir: options.config.daemon.stateDir,
     ...options.engine,
   }))
   const store = new FileTasksStore({ stateDir: options.config.daemon.stateDir, logger: options.logger.child({ component: 'tasks-store' }) })
@@ -75,6 +78,30 @@ export function createTasksPart(options: TasksPartOptions) {
   const reports = (): TaskReport[] => taskActors().map((actor) => taskReportOf(actor.getSnapshot() as never)).filter((report): report is TaskReport => report !== null)
   const command = (taskId: string, what: string, taskCommand: TaskCommand) => tasksActor()?.send({ type: 'tasks.command', taskId, what, command: taskCommand })
 
+  /** `media-agent torrent recheck <taskId|infohash>` (docs/torrents.md, Recheck). */
+  const recheck = (id: string): RecheckReply => {
+    const all = reports()
+    const report = all.find((r) => r.id === id) ?? all.find((r) => r.infoHash !== '' && r.infoHash === id.toLowerCase())
+    if (!report) return { outcome: 'not_found', message: `no task with the id or info hash "${id}"` }
+    if (!report.infoHash || (report.size === 0 && report.files.length === 0)) {
+      return { outcome: 'no_metadata', taskId: report.id, state: report.state, message: 'the task has no metadata yet: there is nothing to check' }
+    }
+    command(report.id, 'recheck', { type: 'task.recheck' })
+    const later = report.state === 'paused' || report.state === 'error'
+    return { outcome: later ? 'next_start' : 'checking', taskId: report.id, infoHash: report.infoHash, state: report.state }
+  }
+  const adminRoutes: AdminRoute[] = [
+    {
+      method: 'POST',
+      path: '/api/torrents/recheck',
+      handle: ({ body }) => {
+        const id = typeof body === 'object' && body !== null ? (body as { task?: unknown }).task : undefined
+        if (typeof id !== 'string' || id === '') return { status: 400, json: { error: 'bad_request', message: 'body must be {"task": "<taskId or info hash>"}' } }
+        return { status: 200, json: recheck(id) }
+      },
+    },
+  ]
+
   const closers: Closer[] = [
     // Task actors are stopped by then (the root stops its children first); their last state is
     // in tasks.json once pending writes settle.
@@ -86,6 +113,7 @@ export function createTasksPart(options: TasksPartOptions) {
     logic,
     input: { seedRatio: options.config.downloads.seedRatio },
     closers,
+    adminRoutes,
     engine,
     /** Called once the root exists: how to reach the `tasks` actor. */
     attach(get: () => AnyActorRef | undefined) {
@@ -133,3 +161,12 @@ export function createTasksPart(options: TasksPartOptions) {
 }
 
 export type TasksPart = ReturnType<typeof createTasksPart>
+
+/** The answer of `POST /api/torrents/recheck`: `checking` now, at the `next_start` (paused, error), or why not. */
+export interface RecheckReply {
+  outcome: 'checking' | 'next_start' | 'not_found' | 'no_metadata'
+  taskId?: string
+  infoHash?: string
+  state?: TaskState
+  message?: string
+}

@@ -1,5 +1,5 @@
 import { randomBytes, createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readFile, rm, writeFile, access } from 'node:fs/promises'
+import { mkdir, mkdtemp, open, readFile, rm, writeFile, access } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import parseTorrent from 'parse-torrent'
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRootLogger } from '../../src/log.js'
 import { parseConfigText } from '../../src/config/load.js'
 import { startAgent, type RunningAgent } from '../../src/system/start-agent.js'
+import { runCli } from '../helpers/daemon.js'
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js'
 import type { SyncRecord } from '../../src/reference-server/index.js'
 import type { TaskReport } from '../../src/protocol/wire.js'
@@ -71,7 +72,12 @@ async function configText(stateDir: string, downloads: string) {
 }
 
 async function start(stateDir: string, downloads: string): Promise<RunningAgent> {
-  const { config } = parseConfigText(await configText(stateDir, downloads), { file: join(stateDir, '..', 'config.toml') })
+  const text = await configText(stateDir, downloads)
+  const file = join(stateDir, '..', 'config.toml')
+  // On disk too, for the CLI (`torrent recheck`).
+  await mkdir(join(stateDir, '..'), { recursive: true })
+  await writeFile(file, text)
+  const { config } = parseConfigText(text, { file })
   const agent = await startAgent(config, createRootLogger({ level: (process.env.AGENT_LOG_LEVEL as 'debug') ?? 'silent', pretty: false }), { sessions: { streamHost: '127.0.0.1' } })
   agents.push(agent)
   return agent
@@ -105,6 +111,28 @@ describe('downloads through the whole agent', () => {
     const agent = await start(stateDir(), downloads())
     const record = await server.waitFor('sync', (r: SyncRecord) => r.agentId === agent.agentId && taskIn(r, taskId)?.state === 'completed', 30_000)
     expect(taskIn(record, taskId)).toMatchObject({ progress: 1, infoHash })
+  })
+
+  it('rechecks a completed task on `media-agent torrent recheck`: a byte damaged on disk is found and the task downloads again', async () => {
+    const agent = agents.at(-1)!
+    const tasksFile = JSON.parse(await readFile(join(stateDir(), 'tasks.json'), 'utf8')) as { tasks: { id: string }[] }
+    const taskId = tasksFile.tasks[0]!.id
+    // The restart above trusted the verified-piece map written after the download.
+    await access(join(stateDir(), 'torrents', `${infoHash}.pieces.json`))
+    const film = await open(join(downloads(), torrentName, 'film.mkv'), 'r+')
+    await film.write(Buffer.from([files['film.mkv']![100_000]! ^ 0xff]), 0, 1, 100_000)
+    await film.close()
+    const configFile = join(stateDir(), '..', 'config.toml')
+    // The built CLI in a process of its own, as a user runs it.
+    const recheck = await runCli(['torrent', 'recheck', taskId, '--config', configFile])
+    expect(recheck).toMatchObject({ code: 0 })
+    expect(recheck.stdout).toContain(`task ${taskId}: checking every piece now`)
+    const unknown = await runCli(['torrent', 'recheck', 'no-such-task', '--config', configFile])
+    expect(unknown).toMatchObject({ code: 1 })
+    expect(unknown.stderr).toContain('no task with the id or info hash "no-such-task"')
+    // No seeder is left: the damaged piece stays missing and the task says so.
+    const record = await server.waitFor('sync', (r: SyncRecord) => r.agentId === agent.agentId && taskIn(r, taskId)?.state === 'downloading' && taskIn(r, taskId)!.progress < 1, 30_000)
+    expect(taskIn(record, taskId)!.progress).toBeGreaterThan(0.5)
   })
 
   it('deletes the task and its files when the server asks', async () => {

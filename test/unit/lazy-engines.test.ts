@@ -25,6 +25,7 @@ function recordingTorrentEngine(started: string[]): TorrentEngine {
     },
     pause: async () => {},
     resume: async () => {},
+    recheck: async () => {},
     remove: async () => {},
     stats: () => undefined,
     createReadStream: () => { throw new Error('unused') },

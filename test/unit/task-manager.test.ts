@@ -37,6 +37,10 @@ class FakeEngine implements TorrentEngine {
     this.live.delete(infoHash)
   }
   async resume() {}
+  rechecked: string[] = []
+  async recheck(infoHash: string) {
+    this.rechecked.push(infoHash)
+  }
   async remove(infoHash: string, options: { deleteFiles: boolean; torrentFile?: Uint8Array }) {
     this.removed.push({ infoHash, deleteFiles: options.deleteFiles, hasTorrentFile: Boolean(options.torrentFile) })
   }

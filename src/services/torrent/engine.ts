@@ -1,8 +1,7 @@
 import { EventEmitter, once } from 'node:events'
 import type { TaskProgress } from '../../machines/task.machine.js'
-import { rm, rmdir } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
-import { Readable } from 'node:stream'
+import { resolve } from 'node:path'
+import type { Readable } from 'node:stream'
 import WebTorrent, { type AddOptions, type Torrent } from 'webtorrent'
 import parseTorrent, { type ParsedTorrent } from 'parse-torrent'
 import { Agent, type Dispatcher } from 'undici'
@@ -11,6 +10,9 @@ import { AgentError, TorrentDiskFullError, TorrentEngineError, TorrentNotFoundEr
 import type { Logger } from '../../log.js'
 import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedSource } from './source.js'
 import { installUtpFallback } from './utp-fallback.js'
+import { FilePool, deleteTorrentFiles, fileStoreFor } from './file-store.js'
+import { readTorrentFile } from './read-stream.js'
+import { PieceMaps } from './piece-map.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
 export type { ResolvedSource } from './source.js'
@@ -41,8 +43,12 @@ export interface TorrentEngineOptions {
   announceRetryMinMs?: number
   announceRetryMaxMs?: number
   dispatcher?: Dispatcher
-  /** An abstract-chunk-store constructor instead of the file store (tests inject faults here). */
+  /** An abstract-chunk-store constructor instead of the file store (tests inject faults here; no piece maps then). */
   store?: unknown
+  /** Where verified-piece maps are kept (`torrents/<infohash>.pieces.json`); without it every start verifies. */
+  stateDir?: string
+  pieceMapWriteIntervalMs?: number
+  maxOpenFiles?: number
   /**
    * Where peer and tracker traffic goes (the VPN's tunnel, docs/vpn.md); the clear when absent
    * or when it names no network. A change restarts the client in the new network.
@@ -94,6 +100,8 @@ export interface TorrentEngine {
   pause(infoHash: string): Promise<void>
   /** Starts a paused torrent again with its earlier input and listeners. */
   resume(infoHash: string): Promise<void>
+  /** Forgets the verified pieces; a running torrent hashes all its data again (resolves once verified), a stopped one at its next start. */
+  recheck(infoHash: string): Promise<void>
   /** Forgets the torrent; with deleteFiles its files go too (torrentFile names them when it is not loaded). */
   remove(infoHash: string, options: { deleteFiles: boolean; torrentFile?: Uint8Array }): Promise<void>
   stats(infoHash: string): TorrentStats | undefined
@@ -142,11 +150,21 @@ export class WebTorrentEngine implements TorrentEngine {
   readonly #trackerDispatcher = new Agent({ pipelining: 0 })
   #closed = false
   #utpFallbackUnsupported = false
+  /** The file store's descriptors, shared by every torrent (file-store.ts). */
+  readonly #files: FilePool
+  readonly #store: unknown
+  readonly #pieceMaps: PieceMaps | undefined
 
   constructor(options: TorrentEngineOptions) {
     this.#options = options
     this.#log = options.logger
     this.#signals.setMaxListeners(0)
+    this.#files = new FilePool({ maxOpen: options.maxOpenFiles ?? defaults.torrentStoreMaxOpenFiles })
+    this.#store = options.store ?? fileStoreFor(this.#files)
+    // Only the engine's own store says when bytes are durable, which a map needs (piece-map.ts).
+    if (options.stateDir && !options.store) {
+      this.#pieceMaps = new PieceMaps({ stateDir: options.stateDir, pool: this.#files, logger: this.#log, writeIntervalMs: options.pieceMapWriteIntervalMs })
+    }
     this.#network = options.route?.current()
     this.#client = this.#createClient(this.#network)
     if (options.route) {
@@ -263,6 +281,22 @@ export class WebTorrentEngine implements TorrentEngine {
     return this.#enqueue(entry, () => this.#launch(key))
   }
 
+  async recheck(infoHash: string): Promise<void> {
+    const key = infoHash.toLowerCase()
+    const entry = this.#entries.get(key)
+    const forget = async () => {
+      if (entry) entry.bitfield = undefined
+      await this.#pieceMaps?.forget(key)
+    }
+    if (!entry || entry.paused) return forget()
+    await this.#enqueue(entry, async () => {
+      await this.#halt(entry)
+      await forget()
+      await this.#launch(key)
+    })
+    await this.#whenReady(key)
+  }
+
   async remove(infoHash: string, options: { deleteFiles: boolean; torrentFile?: Uint8Array }): Promise<void> {
     const key = infoHash.toLowerCase()
     const entry = this.#entries.get(key)
@@ -274,8 +308,9 @@ export class WebTorrentEngine implements TorrentEngine {
       entry.listeners.clear()
       if (this.#entries.get(key) === entry) this.#entries.delete(key)
     }
+    await this.#pieceMaps?.forget(key)
     this.#signals.emit(`gone:${key}`)
-    if (options.deleteFiles && torrentFile) await this.#deleteFiles(torrentFile)
+    if (options.deleteFiles && torrentFile) await deleteTorrentFiles(this.#options.downloadDir, torrentFile)
   }
 
   stats(infoHash: string): TorrentStats | undefined {
@@ -311,35 +346,7 @@ export class WebTorrentEngine implements TorrentEngine {
 
   createReadStream(infoHash: string, fileIndex: number, range: ReadRange = {}): Readable {
     const key = infoHash.toLowerCase()
-    const whenReady = () => this.#whenReady(key)
-    async function* read(): AsyncGenerator<Buffer> {
-      const torrent = await whenReady()
-      const file = torrent.files[fileIndex]
-      if (!file) throw new TorrentNotFoundError(`torrent ${key} has no file ${fileIndex} (it has ${torrent.files.length})`)
-      const start = range.start ?? 0
-      const end = Math.min(range.end ?? file.length - 1, file.length - 1)
-      if (!Number.isSafeInteger(start) || start < 0 || start > end) {
-        if (file.length === 0 || start === end + 1) return
-        throw new TorrentNotFoundError(`range ${start}-${range.end ?? ''} is outside file ${fileIndex} of ${file.length} bytes`)
-      }
-      let remaining = end - start + 1
-      const iterator = file[Symbol.asyncIterator]({ start, end })
-      try {
-        while (remaining > 0) {
-          const step = await iterator.next()
-          if (step.done) break
-          const chunk = step.value
-          // webtorrent reads `end: 0` as "to the end of the file": cut at what was asked for.
-          const take = Math.min(chunk.length, remaining)
-          remaining -= take
-          yield Buffer.from(chunk.buffer, chunk.byteOffset, take)
-        }
-      } finally {
-        await iterator.return?.()
-      }
-      if (remaining > 0) throw new TorrentNotFoundError(`torrent ${key} stopped while file ${fileIndex} was being read (${remaining} bytes short)`)
-    }
-    return Readable.from(read(), { objectMode: false })
+    return readTorrentFile(() => this.#whenReady(key), key, fileIndex, range)
   }
 
   async listening(): Promise<{ port: number }> {
@@ -353,13 +360,15 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#unsubscribe()
     await this.#switching
     for (const entry of this.#entries.values()) entry.listeners.clear()
-    await Promise.allSettled([...this.#entries.values()].map((entry) => entry.chain))
+    // Each torrent stops on its own so its last verified-piece map is written.
+    await Promise.allSettled([...this.#entries.values()].map((entry) => this.#enqueue(entry, () => this.#halt(entry))))
     for (const key of this.#entries.keys()) this.#signals.emit(`gone:${key}`)
     await withTimeout(
       new Promise<void>((done) => this.#client.destroy(() => done())),
       this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs,
     )
     await this.#trackerDispatcher.destroy().catch(() => {})
+    await this.#files.closeAll()
   }
 
   #enqueue(entry: Entry, step: () => Promise<void>): Promise<void> {
@@ -381,12 +390,18 @@ export class WebTorrentEngine implements TorrentEngine {
       return
     }
     if (this.#options.announce) parsed.announce = [...this.#options.announce]
-    const addOptions: AddOptions = { path: resolve(this.#options.downloadDir) }
-    if (entry.bitfield) addOptions.bitfield = entry.bitfield
-    if (this.#options.store) addOptions.store = this.#options.store
+    // No per-torrent piece cache: verification fills webtorrent's (20 pieces) and nothing empties it.
+    const addOptions: AddOptions = { path: resolve(this.#options.downloadDir), store: this.#store, storeCacheSlots: 0 }
+    // With maps the map decides (a mismatch hashes all); without, the bitfield of the last stop here.
+    if (!this.#pieceMaps && entry.bitfield) addOptions.bitfield = entry.bitfield
+    if (this.#pieceMaps) {
+      Object.assign(addOptions, await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!))
+      if (entry.paused || this.#closed || this.#replacing) return
+    }
     const network = this.#network
     const torrent = withinNetwork(network, () => this.#client.add(parsed, addOptions))
     entry.torrent = torrent
+    this.#pieceMaps?.track(torrent, infoHash, addOptions.path!)
     if (network && !network.isOpen()) torrent.pause()
     this.#fallBackFromUtp(torrent, infoHash)
     this.#retryAnnounces(torrent, infoHash)
@@ -425,6 +440,7 @@ export class WebTorrentEngine implements TorrentEngine {
       new Promise<void>((done) => torrent.destroy({ destroyStore: false }, () => done())),
       this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs,
     )
+    await this.#pieceMaps?.stopped(entry.input.infoHash)
   }
 
   /**
@@ -555,19 +571,6 @@ export class WebTorrentEngine implements TorrentEngine {
       this.#signals.on(`ready:${infoHash}`, onReady)
       this.#signals.on(`gone:${infoHash}`, onGone)
     })
-  }
-
-  async #deleteFiles(torrentFile: Uint8Array): Promise<void> {
-    const parsed = await parseTorrentFile(torrentFile, 'saved metadata')
-    const root = resolve(this.#options.downloadDir)
-    const dirs = new Set<string>()
-    for (const file of parsed.files ?? []) {
-      const path = torrentFilePath(root, file.path)
-      await rm(path, { force: true })
-      for (let dir = dirname(path); dir.startsWith(root + '/'); dir = dirname(dir)) dirs.add(dir)
-    }
-    // Deepest first; a directory that still holds anything else stays.
-    for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => {})
   }
 }
 

@@ -39,6 +39,7 @@ export function lazyEngine(create: () => TorrentEngine | Promise<TorrentEngine>)
     },
     pause: async (infoHash) => (await load()).pause(infoHash),
     resume: async (infoHash) => (await load()).resume(infoHash),
+    recheck: async (infoHash) => (await load()).recheck(infoHash),
     remove: async (infoHash, options) => (await load()).remove(infoHash, options),
     stats: (infoHash) => engine?.stats(infoHash),
     createReadStream: (infoHash, fileIndex, range): Readable => {

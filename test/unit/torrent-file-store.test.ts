@@ -1,0 +1,107 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import { FilePool, fileStoreFor } from '../../src/services/torrent/file-store.js'
+
+// The engine's chunk store (docs/torrents.md, What the engine changes behind webtorrent) on real
+// files: chunks spanning files land at the right offsets, reads see exactly what was written,
+// the pool never keeps more idle descriptors than allowed, and bad requests are refused.
+
+const dirs: string[] = []
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+})
+
+const put = (store: InstanceType<ReturnType<typeof fileStoreFor>>, index: number, buf: Buffer) =>
+  new Promise<void>((resolve, reject) => store.put(index, buf, (err) => (err ? reject(err) : resolve())))
+const get = (store: InstanceType<ReturnType<typeof fileStoreFor>>, index: number, opts: { offset?: number; length?: number } | null = null) =>
+  new Promise<Buffer>((resolve, reject) => store.get(index, opts, (err, buf) => (err ? reject(err) : resolve(buf!))))
+
+describe('file store', () => {
+  it('writes chunks across file boundaries and reads any range back, with at most the allowed idle descriptors', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (sizes, chunkLength, maxOpen) => {
+          const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+          dirs.push(dir)
+          let offset = 0
+          const files = sizes.map((length, i) => {
+            const file = { path: `t/${i === 0 ? 'a' : `sub/f${i}`}.bin`, offset, length }
+            offset += length
+            return file
+          })
+          const total = offset
+          const data = randomBytes(total)
+          const pool = new FilePool({ maxOpen })
+          const store = new (fileStoreFor(pool))(chunkLength, { path: dir, files, length: total })
+          const chunks = Math.ceil(total / chunkLength)
+          // Written in a shuffled order, concurrently.
+          const order = [...Array(chunks).keys()].sort(() => Math.random() - 0.5)
+          await Promise.all(order.map((i) => put(store, i, data.subarray(i * chunkLength, Math.min(total, (i + 1) * chunkLength)))))
+          expect(pool.openCount).toBeLessThanOrEqual(maxOpen)
+          for (let i = 0; i < chunks; i++) {
+            const chunk = data.subarray(i * chunkLength, Math.min(total, (i + 1) * chunkLength))
+            expect((await get(store, i)).equals(chunk)).toBe(true)
+            const from = Math.floor(chunk.length / 3)
+            expect((await get(store, i, { offset: from, length: chunk.length - from })).equals(chunk.subarray(from))).toBe(true)
+          }
+          await pool.sync(files.map((f) => join(dir, f.path)))
+          await new Promise<void>((resolve) => store.close(() => resolve()))
+          expect(pool.openCount).toBe(0)
+          for (const file of files.filter((f) => f.length > 0)) {
+            expect((await readFile(join(dir, file.path))).equals(data.subarray(file.offset, file.offset + file.length))).toBe(true)
+          }
+        },
+      ),
+      { numRuns: 40 },
+    )
+  })
+
+  it('refuses a chunk of the wrong size, a range outside the chunk, a file that is short, and a path that leaves the download directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const pool = new FilePool({ maxOpen: 4 })
+    const Store = fileStoreFor(pool)
+    const store = new Store(100, { path: dir, files: [{ path: 't/a.bin', offset: 0, length: 250 }], length: 250 })
+    await expect(put(store, 0, Buffer.alloc(99))).rejects.toThrow(/must be 100 bytes/)
+    await expect(put(store, 2, Buffer.alloc(100))).rejects.toThrow(/must be 50 bytes/)
+    await expect(get(store, 0, { offset: 50, length: 60 })).rejects.toThrow(/outside chunk 0/)
+    // Nothing written yet: the file is empty, a read cannot be satisfied (verification says "not there").
+    await expect(get(store, 1)).rejects.toThrow(/shorter/)
+    await put(store, 2, Buffer.alloc(50, 7))
+    expect((await stat(join(dir, 't', 'a.bin'))).size).toBe(250)
+    const escaping = new Store(100, { path: dir, files: [{ path: 't/../../x.bin', offset: 0, length: 100 }], length: 100 })
+    await expect(put(escaping, 0, Buffer.alloc(100))).rejects.toMatchObject({ code: 'MA_ERR_TORRENT_METADATA' })
+    await pool.closeAll()
+  })
+
+  it('keeps the bytes of reads in flight within its budget, one read always running and none overtaken', async () => {
+    const pool = new FilePool({ maxOpen: 4, readBudgetBytes: 100 })
+    let inFlight = 0
+    let most = 0
+    const started: number[] = []
+    const read = (id: number, bytes: number) => pool.reading(bytes, async () => {
+      started.push(id)
+      inFlight += bytes
+      most = Math.max(most, inFlight)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+      inFlight -= bytes
+      return id
+    })
+    // A read bigger than the whole budget still runs (alone); small ones behind it wait their turn.
+    expect(await Promise.all([read(1, 60), read(2, 30), read(3, 250), read(4, 10), read(5, 60), read(6, 40)])).toEqual([1, 2, 3, 4, 5, 6])
+    expect(started).toEqual([1, 2, 3, 4, 5, 6])
+    expect(most).toBe(250)
+    most = 0
+    const small = await Promise.all([...Array(20).keys()].map((i) => read(i, 30)))
+    expect(small).toHaveLength(20)
+    // Three of 30 bytes fit in 100 at once, never a fourth.
+    expect(most).toBe(90)
+  })
+})

@@ -1,0 +1,34 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { decideResume, parsePieceMap, type PieceMap } from '../../src/services/torrent/piece-map.js'
+
+// docs/torrents.md, Resume: a saved verified-piece map is trusted only when it is exactly a map
+// of this torrent and every file is as it recorded; anything else means hashing the data.
+
+const infoHash = 'a'.repeat(40)
+const map = (bits: number[], pieces: number, files = [{ size: 10, mtimeMs: 1.5 }]): PieceMap => ({ version: 1, infoHash, pieces, bitfield: Buffer.from(bits).toString('base64'), files })
+
+describe('verified-piece map', () => {
+  it('never throws on any text and returns a map only for a well-formed one of this torrent', () => {
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))), (text) => {
+      const parsed = parsePieceMap(text, infoHash)
+      if (parsed) expect(Buffer.from(parsed.bitfield, 'base64').length).toBe(Math.ceil(parsed.pieces / 8))
+    }), { numRuns: 2000 })
+    const good = map([0xff, 0x80], 9)
+    expect(parsePieceMap(JSON.stringify(good), infoHash)).toEqual(good)
+    expect(parsePieceMap(JSON.stringify(good), 'b'.repeat(40))).toBeUndefined()
+    expect(parsePieceMap(JSON.stringify({ ...good, pieces: 17 }), infoHash)).toBeUndefined()
+    expect(parsePieceMap(JSON.stringify({ ...good, files: [{ size: -2, mtimeMs: 0 }] }), infoHash)).toBeUndefined()
+  })
+
+  it('trusts a map only when every file has the size and mtime it recorded', () => {
+    const files = [{ size: 10, mtimeMs: 1.5 }, { size: -1, mtimeMs: 0 }]
+    expect(decideResume(map([0xff, 0x80], 9, files), 9, files)).toEqual({ kind: 'complete' })
+    expect(decideResume(map([0xfe, 0x80], 9, files), 9, files)).toMatchObject({ kind: 'partial' })
+    expect(decideResume(map([0xff, 0x80], 9, files), 9, [{ size: 10, mtimeMs: 1.6 }, files[1]!])).toMatchObject({ kind: 'verify', reason: 'file 0 was modified' })
+    expect(decideResume(map([0xff, 0x80], 9, files), 9, [files[0]!, { size: 3, mtimeMs: 2 }])).toMatchObject({ kind: 'verify', reason: 'file 1 changed size' })
+    expect(decideResume(map([0xff, 0x80], 9, files), 9, [{ size: -1, mtimeMs: 0 }, files[1]!])).toMatchObject({ kind: 'verify', reason: 'file 0 is missing' })
+    expect(decideResume(map([0xff, 0x80], 9, files), 10, files)).toMatchObject({ kind: 'verify' })
+    expect(decideResume(undefined, 9, files)).toMatchObject({ kind: 'verify' })
+  })
+})
