@@ -11,6 +11,7 @@ import { AgentError, TorrentDiskFullError, TorrentEngineError, TorrentNotFoundEr
 import type { Logger } from '../../log.js'
 import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedSource } from './source.js'
 import { installUtpFallback } from './utp-fallback.js'
+import { installWireTuning } from './wire-tuning.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
 export type { ResolvedSource } from './source.js'
@@ -48,6 +49,8 @@ export interface TorrentEngineOptions {
    * or when it names no network. A change restarts the client in the new network.
    */
   route?: PeerNetworkRoute
+  /** false leaves webtorrent's own wire and piece code (wire-tuning.ts; the bench compares). Default on. */
+  wireTuning?: boolean
 }
 
 export interface StartTorrentInput {
@@ -147,6 +150,10 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#options = options
     this.#log = options.logger
     this.#signals.setMaxListeners(0)
+    if (options.wireTuning !== false) {
+      const unsupported = installWireTuning()
+      if (unsupported) this.#log.warn({ reason: unsupported }, 'webtorrent changed: its wire and piece code stay untuned (more CPU per GiB)')
+    }
     this.#network = options.route?.current()
     this.#client = this.#createClient(this.#network)
     if (options.route) {
