@@ -189,6 +189,8 @@ export const torrentMaxConns = 55
 /** A tracker that has not answered since the torrent started (or finished) is asked again after this, doubling. */
 export const torrentAnnounceRetryMinMs = 2_000
 export const torrentAnnounceRetryMaxMs = 300_000
+/** Each tracker's re-announce period is shortened by a random fraction up to this, so torrents started together drift apart. */
+export const torrentAnnounceJitter = 0.1
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000
