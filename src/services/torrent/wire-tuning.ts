@@ -39,6 +39,8 @@ interface WireInternals {
   /** Small messages waiting for the end of the tick (this module's). */
   _maPending?: Uint8Array[] | null
   _maPendingBytes?: number
+  /** Where a straddling `piece` message is joined (this module's). */
+  _maScratch?: Buffer
 }
 
 interface PieceInternals {
@@ -79,6 +81,8 @@ function install(): true | string {
   const probe = new (Piece as unknown as new (length: number) => PieceInternals)(BLOCK_LENGTH + 1)
   if (probe._chunks !== 2 || probe._buffered !== 0 || probe.missing !== BLOCK_LENGTH + 1) return 'torrent-piece Piece keeps other fields'
 
+  onMessage = wire._onMessage
+  if (typeof onMessage !== 'function') return 'bittorrent-protocol Wire has no _onMessage()'
   wire._write = receive
   wire._processBuffer = processQueued
   wire._push = pushBatched
@@ -128,12 +132,22 @@ function processQueued(this: WireInternals): void {
       continue
     }
     this._bufferSize -= size
-    this._parser(take(this._buffer, size))
+    this._parser(take(this._buffer, size, this._parser === onMessage ? this : undefined))
   }
 }
 
-/** Takes `size` bytes off the front of the queue: a view when one chunk holds them, else a copy of just them. */
-function take(queue: Uint8Array[], size: number): Uint8Array {
+/** bittorrent-protocol's own message parser (the one `_onMessageLength` hands a whole message to). */
+let onMessage: unknown
+
+/**
+ * Takes `size` bytes off the front of the queue: a view when one chunk holds them, else a copy of
+ * just them. A `piece` message (id 7) that straddles chunks - most of them over uTP, whose chunks
+ * are packet-sized - is copied into the wire's one scratch buffer instead of a new one: its block
+ * is copied into the piece's buffer before the parser returns (Piece#set above; nothing listens
+ * to the wire's 'piece' event), and a block that were kept and overwritten would fail the piece's
+ * SHA-1 check, never reach the disk.
+ */
+function take(queue: Uint8Array[], size: number, wire?: WireInternals): Uint8Array {
   const head = queue[0]!
   if (head.length > size) {
     queue[0] = head.subarray(size)
@@ -143,7 +157,13 @@ function take(queue: Uint8Array[], size: number): Uint8Array {
     queue.shift()
     return head
   }
-  const out = Buffer.allocUnsafe(size)
+  let out: Uint8Array
+  if (wire && head[0] === 7) {
+    if (!wire._maScratch || wire._maScratch.length < size) wire._maScratch = Buffer.allocUnsafe(Math.max(size, BLOCK_LENGTH + 9))
+    out = wire._maScratch.subarray(0, size)
+  } else {
+    out = Buffer.allocUnsafe(size)
+  }
   let filled = 0
   while (filled < size) {
     const chunk = queue[0]!
