@@ -1,5 +1,6 @@
 import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
+import Torrent from 'webtorrent/lib/torrent.js'
 
 // Where webtorrent 3 spends its CPU on a fast download, and what is changed behind it
 // (docs/torrents.md, CPU). Each change replaces one method on the prototype of a class webtorrent
@@ -20,6 +21,9 @@ import Piece from 'torrent-piece'
 //   loopback a write also runs the receiver's TCP work). Messages of up to SMALL_MESSAGE_BYTES
 //   pushed in one tick - the requests a wire sends for a piece, `have`s to every peer - are
 //   joined into one push; larger data (a block being uploaded) is pushed as it is, after them.
+// - Request scheduling: every received block queued its own `Torrent#_update` (a pass over all
+//   wires choosing the next requests) as a microtask, so a socket read of four blocks ran four
+//   passes back to back. Here calls of one tick share one pass, queued as before.
 
 const SMALL_MESSAGE_BYTES = 256
 const BLOCK_LENGTH = 1 << 14
@@ -77,6 +81,8 @@ function install(): true | string {
   for (const name of ['set', 'get', 'flush', 'init', 'reserve']) {
     if (typeof piece.prototype[name] !== 'function') return `torrent-piece Piece has no ${name}()`
   }
+  const torrent = (Torrent as { prototype?: Record<string, unknown> }).prototype
+  if (typeof torrent?._update !== 'function' || typeof torrent._updateWireWrapper !== 'function') return 'webtorrent Torrent has no _update() / _updateWireWrapper()'
   if (piece.BLOCK_LENGTH !== BLOCK_LENGTH) return `torrent-piece blocks are ${piece.BLOCK_LENGTH} bytes, not ${BLOCK_LENGTH}`
   const probe = new (Piece as unknown as new (length: number) => PieceInternals)(BLOCK_LENGTH + 1)
   if (probe._chunks !== 2 || probe._buffered !== 0 || probe.missing !== BLOCK_LENGTH + 1) return 'torrent-piece Piece keeps other fields'
@@ -86,6 +92,15 @@ function install(): true | string {
   wire._write = receive
   wire._processBuffer = processQueued
   wire._push = pushBatched
+  const update = torrent._update as (this: object) => void
+  torrent._update = function coalescedUpdate(this: { _maUpdateQueued?: boolean }) {
+    if (this._maUpdateQueued) return
+    this._maUpdateQueued = true
+    queueMicrotask(() => {
+      this._maUpdateQueued = false
+      update.call(this)
+    })
+  }
   piece.prototype.set = setBlock
   piece.prototype.get = getBlock
   piece.prototype.flush = flushPiece
