@@ -196,6 +196,8 @@ export const torrentStoreMaxOpenFiles = 256
 export const torrentStoreReadBudgetBytes = 32 * MiB
 /** At most one verified-piece map write per torrent per this while pieces arrive (each one fdatasyncs the torrent's files). */
 export const torrentPieceMapWriteIntervalMs = 5_000
+/** Each tracker's re-announce period is shortened by a random fraction up to this, so torrents started together drift apart. */
+export const torrentAnnounceJitter = 0.1
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000

@@ -17,8 +17,9 @@ import {
   type TorrentActorInput,
 } from '../machines/task.machine.js'
 import type { IncomingControl, SyncAction, TaskReport, TaskState } from '../protocol/wire.js'
-import type { TorrentEngine, TorrentEngineEvent, TorrentStats } from '../services/torrent/engine.js'
+import type { TorrentEngine, TorrentEngineEvent } from '../services/torrent/engine.js'
 import type { TasksStore } from '../services/torrent/tasks-store.js'
+import { createProgressPoll, type PollTimers } from './task-progress-poll.js'
 
 // Binds the pure task machine to the torrent engine and the tasks store (design.md house rule 1),
 // and offers a TaskManager facade that applies the server's task actions and controls
@@ -29,6 +30,8 @@ export interface TaskBindingsOptions {
   store: TasksStore
   logger: Logger
   progressIntervalMs?: number
+  /** The progress poll's timers (tests inject a clock; task-progress-poll.ts). */
+  timers?: PollTimers
   /** A task changed state in a way the server must see (sync now). */
   onChange?: (change: { taskId: string; state: TaskState }) => void
 }
@@ -82,14 +85,20 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
         const { infoHash, taskId } = input
         let stopped = false
         let unsubscribe = () => {}
-        let timer: NodeJS.Timeout | undefined
-        const tick = () => {
-          const stats = engine.stats(infoHash)
-          if (stats) sendBack({ type: 'engine.progress', progress: toProgress(stats) })
-        }
+        // Polls the engine only while the torrent can change (peers, or speeds not yet at 0).
+        const poll = createProgressPoll({
+          intervalMs: progressIntervalMs,
+          read: () => engine.stats(infoHash),
+          send: (progress) => sendBack({ type: 'engine.progress', progress }),
+          timers: options.timers,
+        })
+        const tick = () => poll.wake()
         const onEvent = (event: TorrentEngineEvent) => {
           if (stopped) return
           switch (event.type) {
+            case 'peer':
+              tick()
+              break
             case 'metadata':
               track(store.saveMetadata(infoHash, event.torrentFile).catch((err: unknown) => log.warn({ err, taskId }, 'cannot save torrent metadata')))
               sendBack({ type: 'engine.metadata', name: event.name, size: event.size, files: event.files.map((f) => ({ path: f.path, size: f.size, progress: 0 })) })
@@ -115,8 +124,7 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
             if (stopped) return
             const magnetURI = /^magnet:/i.test(input.source) ? input.source : `magnet:?xt=urn:btih:${infoHash}`
             unsubscribe = engine.start({ infoHash, torrentFile, magnetURI }, onEvent)
-            timer = setInterval(tick, progressIntervalMs)
-            timer.unref?.()
+            tick()
           } catch (err) {
             const error = toAgentError(err)
             if (!stopped) sendBack({ type: 'engine.error', message: error.message, code: error.code })
@@ -124,7 +132,7 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
         })()
         return () => {
           stopped = true
-          if (timer) clearInterval(timer)
+          poll.stop()
           unsubscribe()
           // Leaving the active states (pause, error, completed, delete, shutdown) stops all traffic.
           track(engine.pause(infoHash).catch((err: unknown) => log.warn({ err, taskId }, 'cannot stop torrent')))
@@ -164,23 +172,6 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
   }
 }
 
-function toProgress(stats: TorrentStats) {
-  return {
-    name: stats.name,
-    hasMetadata: stats.hasMetadata,
-    ready: stats.ready,
-    done: stats.done,
-    progress: stats.progress,
-    size: stats.size,
-    downloaded: stats.downloaded,
-    uploaded: stats.uploaded,
-    downloadSpeed: stats.downloadSpeed,
-    uploadSpeed: stats.uploadSpeed,
-    peers: stats.peers,
-    etaSeconds: stats.etaSeconds,
-    files: stats.files.map((f) => ({ path: f.path, size: f.size, progress: f.progress })),
-  }
-}
 
 export type TaskActor = ActorRefFrom<typeof taskMachine>
 

@@ -13,6 +13,8 @@ import { installUtpFallback } from './utp-fallback.js'
 import { FilePool, deleteTorrentFiles, fileStoreFor } from './file-store.js'
 import { readTorrentFile } from './read-stream.js'
 import { PieceMaps } from './piece-map.js'
+import { installWireTuning } from './wire-tuning.js'
+import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
 export type { ResolvedSource } from './source.js'
@@ -42,6 +44,8 @@ export interface TorrentEngineOptions {
   /** First wait before asking a tracker again that has not answered (doubles up to the max). */
   announceRetryMinMs?: number
   announceRetryMaxMs?: number
+  /** Each tracker's re-announce period is shortened by a random fraction up to this (idle-timers.ts). */
+  announceJitter?: number
   dispatcher?: Dispatcher
   /** An abstract-chunk-store constructor instead of the file store (tests inject faults here; no piece maps then). */
   store?: unknown
@@ -54,6 +58,8 @@ export interface TorrentEngineOptions {
    * or when it names no network. A change restarts the client in the new network.
    */
   route?: PeerNetworkRoute
+  /** false leaves webtorrent's own wire and piece code (wire-tuning.ts; the bench compares). Default on. */
+  wireTuning?: boolean
 }
 
 export interface StartTorrentInput {
@@ -81,6 +87,8 @@ export type TorrentEngineEvent =
   | { type: 'metadata'; infoHash: string; name: string; size: number; files: { path: string; size: number }[]; torrentFile: Uint8Array }
   | { type: 'ready'; infoHash: string }
   | { type: 'done'; infoHash: string }
+  /** A peer connected: stats can change again (a task's progress poll wakes, task-progress-poll.ts). */
+  | { type: 'peer'; infoHash: string }
   | { type: 'error'; infoHash: string; error: AgentError }
 
 export type TorrentEngineListener = (event: TorrentEngineEvent) => void
@@ -154,6 +162,8 @@ export class WebTorrentEngine implements TorrentEngine {
   readonly #files: FilePool
   readonly #store: unknown
   readonly #pieceMaps: PieceMaps | undefined
+  /** Warnings about a reshaped webtorrent, logged once each. */
+  readonly #warned = new Set<string>()
 
   constructor(options: TorrentEngineOptions) {
     this.#options = options
@@ -165,6 +175,7 @@ export class WebTorrentEngine implements TorrentEngine {
     if (options.stateDir && !options.store) {
       this.#pieceMaps = new PieceMaps({ stateDir: options.stateDir, pool: this.#files, logger: this.#log, writeIntervalMs: options.pieceMapWriteIntervalMs })
     }
+    if (options.wireTuning !== false) this.#warnOnce(installWireTuning(), 'webtorrent changed: its wire and piece code stay untuned (more CPU per GiB)')
     this.#network = options.route?.current()
     this.#client = this.#createClient(this.#network)
     if (options.route) {
@@ -405,6 +416,7 @@ export class WebTorrentEngine implements TorrentEngine {
     if (network && !network.isOpen()) torrent.pause()
     this.#fallBackFromUtp(torrent, infoHash)
     this.#retryAnnounces(torrent, infoHash)
+    this.#warnOnce(parkIdleTimers(torrent), 'webtorrent changed: idle torrents keep their timers')
     torrent.on('metadata', () => {
       entry.torrentFile = torrent.torrentFile
       this.#emit(entry, {
@@ -421,6 +433,7 @@ export class WebTorrentEngine implements TorrentEngine {
       this.#emit(entry, { type: 'ready', infoHash })
     })
     torrent.on('done', () => this.#emit(entry, { type: 'done', infoHash }))
+    torrent.on('wire', () => this.#emit(entry, { type: 'peer', infoHash }))
     torrent.on('warning', (err: Error) => this.#log.debug({ err, infoHash }, 'torrent warning'))
     torrent.on('error', (err: Error) => {
       if (entry.torrent === torrent) entry.torrent = null
@@ -492,6 +505,7 @@ export class WebTorrentEngine implements TorrentEngine {
       client?.off('update', onUpdate)
       client = next
       client?.on('update', onUpdate)
+      this.#warnOnce(jitterAnnounces(client, this.#options.announceJitter ?? defaults.torrentAnnounceJitter), 'bittorrent-tracker changed: announces are not spread')
     }
     // The tracker client exists from the moment webtorrent creates the torrent's discovery
     // (after verification for a .torrent, at once for a magnet): hook in right there, before
@@ -539,6 +553,12 @@ export class WebTorrentEngine implements TorrentEngine {
         this.#log.warn({ reason }, 'webtorrent changed: no quick uTP-to-TCP fallback, peers without uTP take ~40 s to connect')
       },
     })
+  }
+
+  #warnOnce(reason: string | undefined, message: string): void {
+    if (!reason || this.#warned.has(message)) return
+    this.#warned.add(message)
+    this.#log.warn({ reason }, message)
   }
 
   #emit(entry: Entry, event: TorrentEngineEvent): void {

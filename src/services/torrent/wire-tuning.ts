@@ -1,0 +1,291 @@
+import Wire from 'bittorrent-protocol'
+import Piece from 'torrent-piece'
+import Torrent from 'webtorrent/lib/torrent.js'
+
+// Where webtorrent 3 spends its CPU on a fast download, and what is changed behind it
+// (docs/torrents.md, CPU). Each change replaces one method on the prototype of a class webtorrent
+// uses - bittorrent-protocol's Wire (one per peer connection) and torrent-piece's Piece (one per
+// piece being downloaded) - with one that keeps the method's contract and drops copies and
+// allocations. Nothing inside node_modules is edited; if a class is not shaped as in the versions
+// this was written for, it is left alone and the engine warns once.
+//
+// - Receive: Wire#_write joined its unparsed rest with every new socket chunk (`concat`), copying
+//   each received byte once more and allocating a chunk-sized buffer per read. Here chunks are
+//   queued; a message inside one chunk is handed on as a view of it, and only a message that
+//   straddles two chunks is copied, into a buffer of its own size.
+// - Piece assembly: Piece kept each 16 KiB block and joined them into a new buffer at `flush`.
+//   Here the first block allocates the piece's buffer (uninitialised: every byte is written
+//   before `flush` hands it out) and every block is copied into place, so a block's buffer - a
+//   view of a socket chunk - is dropped at once and the piece is never joined.
+// - Send: every message was its own push through two stream stages to its own socket write (on
+//   loopback a write also runs the receiver's TCP work). Messages of up to SMALL_MESSAGE_BYTES
+//   pushed in one tick - the requests a wire sends for a piece, `have`s to every peer - are
+//   joined into one push; larger data (a block being uploaded) is pushed as it is, after them.
+// - Request scheduling: every received block queued its own `Torrent#_update` (a pass over all
+//   wires choosing the next requests) as a microtask, so a socket read of four blocks ran four
+//   passes back to back. Here calls of one tick share one pass, queued as before.
+
+const SMALL_MESSAGE_BYTES = 256
+const BLOCK_LENGTH = 1 << 14
+
+interface WireInternals {
+  _buffer: Uint8Array[]
+  _bufferSize: number
+  _parserSize: number
+  _parser: (buffer: Uint8Array) => void
+  _cryptoSyncPattern: Uint8Array | null
+  _pePending: boolean
+  _encryptor: { encrypt(data: Uint8Array): Uint8Array; decrypt(data: Uint8Array): Uint8Array } | null
+  _finished: boolean
+  destroyed: boolean
+  push(data: Uint8Array | null): boolean
+  _processBuffer(): void
+  /** Small messages waiting for the end of the tick (this module's). */
+  _maPending?: Uint8Array[] | null
+  _maPendingBytes?: number
+  /** Where a straddling `piece` message is joined (this module's). */
+  _maScratch?: Buffer
+}
+
+interface PieceInternals {
+  length: number
+  missing: number
+  sources: unknown[] | null
+  _chunks: number
+  _buffered: number
+  _buffer: unknown[] | null
+  _cancellations: number[] | null
+  _flushed: boolean
+  init(): boolean
+  /** The whole piece, filled block by block (this module's). */
+  _maData?: Buffer | null
+}
+
+let installed: true | string | undefined
+
+/**
+ * Installs the three replacements once per process (webtorrent's classes are process-wide).
+ * Returns why nothing was changed when the classes are not shaped as expected, else undefined.
+ */
+export function installWireTuning(): string | undefined {
+  if (installed === undefined) installed = install()
+  return typeof installed === 'string' ? installed : undefined
+}
+
+function install(): true | string {
+  const wire = (Wire as unknown as { prototype: Record<string, unknown> }).prototype
+  const piece = (Piece as unknown as { prototype: Record<string, unknown>; BLOCK_LENGTH?: number })
+  for (const name of ['_write', '_processBuffer', '_push', '_parse']) {
+    if (typeof wire[name] !== 'function') return `bittorrent-protocol Wire has no ${name}()`
+  }
+  for (const name of ['set', 'get', 'flush', 'init', 'reserve']) {
+    if (typeof piece.prototype[name] !== 'function') return `torrent-piece Piece has no ${name}()`
+  }
+  const torrent = (Torrent as { prototype?: Record<string, unknown> }).prototype
+  if (typeof torrent?._update !== 'function' || typeof torrent._updateWireWrapper !== 'function') return 'webtorrent Torrent has no _update() / _updateWireWrapper()'
+  if (piece.BLOCK_LENGTH !== BLOCK_LENGTH) return `torrent-piece blocks are ${piece.BLOCK_LENGTH} bytes, not ${BLOCK_LENGTH}`
+  const probe = new (Piece as unknown as new (length: number) => PieceInternals)(BLOCK_LENGTH + 1)
+  if (probe._chunks !== 2 || probe._buffered !== 0 || probe.missing !== BLOCK_LENGTH + 1) return 'torrent-piece Piece keeps other fields'
+
+  onMessage = wire._onMessage
+  if (typeof onMessage !== 'function') return 'bittorrent-protocol Wire has no _onMessage()'
+  wire._write = receive
+  wire._processBuffer = processQueued
+  wire._push = pushBatched
+  const update = torrent._update as (this: object) => void
+  torrent._update = function coalescedUpdate(this: { _maUpdateQueued?: boolean }) {
+    if (this._maUpdateQueued) return
+    this._maUpdateQueued = true
+    queueMicrotask(() => {
+      this._maUpdateQueued = false
+      update.call(this)
+    })
+  }
+  piece.prototype.set = setBlock
+  piece.prototype.get = getBlock
+  piece.prototype.flush = flushPiece
+  return true
+}
+
+/** Wire#_write: queue the chunk (decrypted when the stream is encrypted) and parse what is complete. */
+function receive(this: WireInternals, data: Uint8Array, cb: (err: Error | null) => void): void {
+  if (this._encryptor) data = this._encryptor.decrypt(data)
+  if (data.length > 0) {
+    this._buffer.push(data)
+    this._bufferSize += data.length
+  }
+  this._processBuffer()
+  cb(null)
+}
+
+/**
+ * Wire#_processBuffer over a queue of chunks: the same parser calls in the same order as
+ * bittorrent-protocol 5's (which keeps one joined buffer), without joining.
+ */
+function processQueued(this: WireInternals): void {
+  if (this._cryptoSyncPattern) {
+    // The encryption handshake searches a pattern across everything received: join (rare, short).
+    if (this._buffer.length > 1) this._buffer = [join(this._buffer, this._bufferSize)]
+    const head = this._buffer[0] ?? new Uint8Array()
+    const index = indexOfBytes(head, this._cryptoSyncPattern)
+    if (index !== -1) {
+      const rest = head.subarray(index + this._cryptoSyncPattern.length)
+      this._buffer = rest.length ? [rest] : []
+      this._bufferSize = rest.length
+      this._cryptoSyncPattern = null
+    } else if (this._bufferSize > (this as unknown as { _waitMaxBytes: number })._waitMaxBytes + this._cryptoSyncPattern.length) {
+      ;(this as unknown as { destroy(): void }).destroy()
+      return
+    }
+    if (this._cryptoSyncPattern) return
+  }
+  while (this._bufferSize >= this._parserSize) {
+    if (this._cryptoSyncPattern || this._pePending) break
+    const size = this._parserSize
+    if (size === 0) {
+      this._parser(new Uint8Array())
+      continue
+    }
+    this._bufferSize -= size
+    this._parser(take(this._buffer, size, this._parser === onMessage ? this : undefined))
+  }
+}
+
+/** bittorrent-protocol's own message parser (the one `_onMessageLength` hands a whole message to). */
+let onMessage: unknown
+
+/**
+ * Takes `size` bytes off the front of the queue: a view when one chunk holds them, else a copy of
+ * just them. A `piece` message (id 7) that straddles chunks - most of them over uTP, whose chunks
+ * are packet-sized - is copied into the wire's one scratch buffer instead of a new one: its block
+ * is copied into the piece's buffer before the parser returns (Piece#set above; nothing listens
+ * to the wire's 'piece' event), and a block that were kept and overwritten would fail the piece's
+ * SHA-1 check, never reach the disk.
+ */
+function take(queue: Uint8Array[], size: number, wire?: WireInternals): Uint8Array {
+  const head = queue[0]!
+  if (head.length > size) {
+    queue[0] = head.subarray(size)
+    return head.subarray(0, size)
+  }
+  if (head.length === size) {
+    queue.shift()
+    return head
+  }
+  let out: Uint8Array
+  if (wire && head[0] === 7) {
+    if (!wire._maScratch || wire._maScratch.length < size) wire._maScratch = Buffer.allocUnsafe(Math.max(size, BLOCK_LENGTH + 9))
+    out = wire._maScratch.subarray(0, size)
+  } else {
+    out = Buffer.allocUnsafe(size)
+  }
+  let filled = 0
+  while (filled < size) {
+    const chunk = queue[0]!
+    const want = size - filled
+    if (chunk.length > want) {
+      out.set(chunk.subarray(0, want), filled)
+      queue[0] = chunk.subarray(want)
+      filled = size
+    } else {
+      out.set(chunk, filled)
+      filled += chunk.length
+      queue.shift()
+    }
+  }
+  return out
+}
+
+function join(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = Buffer.allocUnsafe(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out
+}
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength).indexOf(needle)
+}
+
+/**
+ * Wire#_push: small messages wait for the end of the tick and go out as one buffer; anything
+ * larger first sends what waits, then itself. Order is kept.
+ */
+function pushBatched(this: WireInternals, data: Uint8Array): boolean {
+  if (this._finished) return false
+  // An encrypted wire (MSE) switches from plain to RC4 in the middle of its handshake: its bytes
+  // are encrypted as they are pushed, one by one, as bittorrent-protocol does.
+  if (this._encryptor) {
+    flushPending(this)
+    return this.push(this._encryptor.encrypt(data))
+  }
+  if (data.length <= SMALL_MESSAGE_BYTES) {
+    if (!this._maPending) {
+      this._maPending = []
+      this._maPendingBytes = 0
+      queueMicrotask(() => flushPending(this))
+    }
+    this._maPending.push(data)
+    this._maPendingBytes! += data.length
+    return true
+  }
+  flushPending(this)
+  return pushNow(this, data)
+}
+
+function flushPending(wire: WireInternals): void {
+  const pending = wire._maPending
+  if (!pending) return
+  wire._maPending = null
+  if (wire._finished || wire.destroyed || pending.length === 0) return
+  pushNow(wire, pending.length === 1 ? pending[0]! : join(pending, wire._maPendingBytes!))
+}
+
+function pushNow(wire: WireInternals, data: Uint8Array): boolean {
+  return wire.push(data)
+}
+
+/** Piece#set: copies the block(s) into the piece's one buffer (allocated by the first block). */
+function setBlock(this: PieceInternals, i: number, data: Uint8Array, source: unknown): boolean {
+  if (!this.init()) return false
+  const buffered = this._buffer!
+  const blocks = Math.ceil(data.length / BLOCK_LENGTH)
+  let whole = this._maData
+  for (let j = 0; j < blocks; j++) {
+    if (buffered[i + j]) continue
+    const offset = j * BLOCK_LENGTH
+    const block = data.subarray(offset, offset + BLOCK_LENGTH)
+    const at = (i + j) * BLOCK_LENGTH
+    // Cannot happen (a wire matches a block to its request by offset and length); never write past the piece.
+    if (at + block.length > this.length) continue
+    if (!whole) whole = this._maData = Buffer.allocUnsafe(this.length)
+    whole.set(block, at)
+    buffered[i + j] = true
+    this._buffered++
+    this.missing -= block.length
+    if (!this.sources!.includes(source)) this.sources!.push(source)
+  }
+  return this._buffered === this._chunks
+}
+
+/** Piece#get: the block's bytes (a view of the piece's buffer), or undefined while it is missing. */
+function getBlock(this: PieceInternals, i: number): Uint8Array | null | undefined {
+  if (!this.init()) return null
+  if (!this._buffer![i] || !this._maData) return undefined
+  return this._maData.subarray(i * BLOCK_LENGTH, Math.min(this.length, (i + 1) * BLOCK_LENGTH))
+}
+
+/** Piece#flush: hands out the filled buffer (no join). */
+function flushPiece(this: PieceInternals): Uint8Array | null {
+  if (!this._buffer || this._chunks !== this._buffered || !this._maData) return null
+  const whole = this._maData
+  this._maData = null
+  this._buffer = null
+  this._cancellations = null
+  this.sources = null
+  this._flushed = true
+  return whole
+}

@@ -1,0 +1,171 @@
+import fc from 'fast-check'
+import { describe, expect, it, vi } from 'vitest'
+import Wire from 'bittorrent-protocol'
+import Piece from 'torrent-piece'
+import { installWireTuning } from '../../src/services/torrent/wire-tuning.js'
+
+// wire-tuning.ts replaces how webtorrent's wire parses what arrives, sends small messages and
+// assembles pieces (docs/torrents.md, CPU). Whatever way TCP cuts the byte stream, every message
+// must reach the wire's listeners whole and in order; whatever order blocks arrive in, a piece
+// must come out byte for byte; and what is sent must leave in the order it was sent.
+
+expect(installWireTuning()).toBeUndefined()
+
+type WireLike = {
+  write(chunk: Uint8Array): boolean
+  on(event: string, listener: (...args: any[]) => void): void
+  _push(data: Uint8Array): boolean
+  request(index: number, offset: number, length: number, cb: (err: Error | null) => void): void
+  have(index: number): void
+  unchoke(): void
+  peerChoking: boolean
+  destroy(): void
+}
+const newWire = (type: string) => new (Wire as unknown as new (type: string, secure: number) => WireLike)(type, 0)
+
+type Message =
+  | { kind: 'piece'; index: number; offset: number; data: Uint8Array }
+  | { kind: 'have'; index: number }
+  | { kind: 'keep-alive' }
+  | { kind: 'unchoke' }
+  | { kind: 'interested' }
+
+const u32 = (value: number) => {
+  const out = Buffer.alloc(4)
+  out.writeUInt32BE(value)
+  return out
+}
+const encode = (message: Message): Buffer => {
+  switch (message.kind) {
+    case 'piece':
+      return Buffer.concat([u32(9 + message.data.length), Buffer.from([7]), u32(message.index), u32(message.offset), message.data])
+    case 'have':
+      return Buffer.concat([u32(5), Buffer.from([4]), u32(message.index)])
+    case 'keep-alive':
+      return u32(0)
+    case 'unchoke':
+      return Buffer.concat([u32(1), Buffer.from([1])])
+    case 'interested':
+      return Buffer.concat([u32(1), Buffer.from([2])])
+  }
+}
+const handshake = () => Buffer.concat([Buffer.from([19]), Buffer.from('BitTorrent protocol'), Buffer.alloc(8), Buffer.alloc(20, 0xab), Buffer.alloc(20, 0xcd)])
+
+const message: fc.Arbitrary<Message> = fc.oneof(
+  fc.record({ kind: fc.constant('piece' as const), index: fc.nat(1000), offset: fc.nat(64).map((n) => n * 16384), data: fc.uint8Array({ minLength: 1, maxLength: 20_000 }) }),
+  fc.record({ kind: fc.constant('have' as const), index: fc.nat(100_000) }),
+  fc.constant({ kind: 'keep-alive' as const }),
+  fc.constant({ kind: 'unchoke' as const }),
+  fc.constant({ kind: 'interested' as const }),
+)
+
+/** Cuts a byte stream at the given fractions, as TCP may. */
+const cut = (bytes: Buffer, fractions: number[]): Buffer[] => {
+  const points = [...new Set(fractions.map((f) => Math.floor(f * bytes.length)))].filter((p) => p > 0 && p < bytes.length).sort((a, b) => a - b)
+  const chunks: Buffer[] = []
+  let from = 0
+  for (const point of [...points, bytes.length]) {
+    chunks.push(bytes.subarray(from, point))
+    from = point
+  }
+  return chunks
+}
+
+describe('tuned wire receive', () => {
+  it('hands every message whole and in order to its listeners, however the stream is cut into chunks', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(message, { maxLength: 30 }),
+      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 40 }),
+      async (messages, fractions) => {
+        const wire = newWire('tcpIncoming')
+        const seen: Message[] = []
+        let handshaken = false
+        wire.on('handshake', () => { handshaken = true })
+        wire.on('piece', (index: number, offset: number, data: Uint8Array) => seen.push({ kind: 'piece', index, offset, data: Uint8Array.from(data) }))
+        wire.on('have', (index: number) => seen.push({ kind: 'have', index }))
+        wire.on('keep-alive', () => seen.push({ kind: 'keep-alive' }))
+        wire.on('unchoke', () => seen.push({ kind: 'unchoke' }))
+        wire.on('interested', () => seen.push({ kind: 'interested' }))
+        wire.on('error', () => {})
+        const stream = Buffer.concat([handshake(), ...messages.map(encode)])
+        for (const chunk of cut(stream, fractions)) wire.write(chunk)
+        // streamx hands writes to _write asynchronously, over as many ticks as it likes.
+        // bittorrent-protocol reports a `have` of a piece the peer already has only once.
+        const had = new Set<number>()
+        const want = messages
+          .filter((m) => m.kind !== 'have' || (!had.has(m.index) && Boolean(had.add(m.index))))
+          .map((m) => (m.kind === 'piece' ? { ...m, data: Uint8Array.from(m.data) } : m))
+        await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(want.length), { timeout: 2000, interval: 1 })
+        wire.destroy()
+        expect(handshaken).toBe(true)
+        expect(seen).toEqual(want)
+      },
+    ), { numRuns: Number(process.env.RUNS ?? 150) })
+  })
+})
+
+describe('tuned wire send', () => {
+  it('sends the small messages of one tick as one write, in order, and large data after them', async () => {
+    const wire = newWire('tcpOutgoing')
+    const out: Buffer[] = []
+    wire.on('data', (chunk: Uint8Array) => out.push(Buffer.from(chunk)))
+    wire.on('error', () => {})
+    wire.peerChoking = false
+    wire.request(1, 0, 16384, () => {})
+    wire.request(1, 16384, 16384, () => {})
+    wire.have(7)
+    const block = Buffer.alloc(16384, 0x5a)
+    wire._push(block)
+    wire.unchoke()
+    const expected = Buffer.concat([
+      u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384),
+      u32(13), Buffer.from([6]), u32(1), u32(16384), u32(16384),
+      u32(5), Buffer.from([4]), u32(7),
+      block,
+      u32(1), Buffer.from([1]),
+    ])
+    await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(expected.length), { interval: 1 })
+    expect(Buffer.concat(out).equals(expected)).toBe(true)
+    // Three small messages went out as one buffer before the block.
+    expect(out[0]!.length).toBe(17 + 17 + 9)
+    wire.destroy()
+  })
+})
+
+describe('tuned piece assembly', () => {
+  type PieceLike = { reserve(): number; set(i: number, data: Uint8Array, source: unknown): boolean; flush(): Uint8Array | null; missing: number; chunkLength(i: number): number; get(i: number): Uint8Array | null | undefined }
+  const newPiece = (length: number) => new (Piece as unknown as new (length: number) => PieceLike)(length)
+
+  it('gives back exactly the piece whatever order its blocks arrive in, and only once all are there', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 5 * 16384 + 300 }).chain((length) => fc.tuple(
+        fc.uint8Array({ minLength: length, maxLength: length }),
+        fc.shuffledSubarray([...Array(Math.ceil(length / 16384)).keys()], { minLength: Math.ceil(length / 16384), maxLength: Math.ceil(length / 16384) }),
+      )),
+      ([data, order]) => {
+        const piece = newPiece(data.length)
+        for (let i = 0; i < order.length; i++) expect(piece.reserve()).toBe(i)
+        order.forEach((block, n) => {
+          const complete = piece.set(block, data.subarray(block * 16384, block * 16384 + piece.chunkLength(block)), 'peer')
+          expect(complete).toBe(n === order.length - 1)
+          expect(Buffer.from(piece.get(block)!).equals(Buffer.from(data.subarray(block * 16384, block * 16384 + piece.chunkLength(block))))).toBe(true)
+          if (!complete) expect(piece.flush()).toBeNull()
+        })
+        expect(piece.missing).toBe(0)
+        expect(Buffer.from(piece.flush()!).equals(Buffer.from(data))).toBe(true)
+      },
+    ))
+  })
+
+  it('keeps the first copy of a block that arrives twice', () => {
+    const piece = newPiece(2 * 16384)
+    piece.reserve()
+    piece.reserve()
+    piece.set(0, Buffer.alloc(16384, 1), 'a')
+    piece.set(0, Buffer.alloc(16384, 2), 'b')
+    piece.set(1, Buffer.alloc(16384, 3), 'a')
+    const whole = Buffer.from(piece.flush()!)
+    expect(whole.subarray(0, 16384).every((b) => b === 1)).toBe(true)
+    expect(whole.subarray(16384).every((b) => b === 3)).toBe(true)
+  })
+})

@@ -1,0 +1,78 @@
+import { EventEmitter } from 'node:events'
+import { describe, expect, it } from 'vitest'
+import { jitterAnnounces, jitteredIntervalMs, parkIdleTimers } from '../../src/services/torrent/idle-timers.js'
+
+// Idle seeding wakes nothing per torrent: webtorrent's re-choke timer runs only while a torrent
+// has peers, its no-peers timer never, and tracker re-announces of torrents started together
+// drift apart instead of arriving as one burst.
+
+/** Shaped like webtorrent 3's Torrent where idle-timers.ts touches it. */
+class FakeTorrent extends EventEmitter {
+  destroyed = false
+  wires: EventEmitter[] = []
+  _rechokeIntervalId: NodeJS.Timeout | null = null
+  _noPeersIntervalId: NodeJS.Timeout | null = null
+  rechokes = 0
+  _rechoke() {
+    this.rechokes++
+  }
+  /** What webtorrent's _onParsedTorrent and _startDiscovery do. */
+  start() {
+    this._rechokeIntervalId = setInterval(() => this._rechoke(), 10_000)
+    this.emit('infoHash')
+    this._noPeersIntervalId = setInterval(() => this.emit('noPeers'), 30_000)
+    if (this._noPeersIntervalId.unref) this._noPeersIntervalId.unref()
+  }
+}
+
+describe('idle torrent timers', () => {
+  it('arms no timer for a torrent without peers, a re-choke timer while a peer is connected, and none after it left', async () => {
+    const torrent = new FakeTorrent()
+    expect(parkIdleTimers(torrent)).toBeUndefined()
+    torrent.start()
+    expect(torrent._rechokeIntervalId).toBeNull()
+    // The no-peers timer object stays (webtorrent unrefs it) but never fires.
+    expect((torrent._noPeersIntervalId as unknown as { _destroyed: boolean })._destroyed).toBe(true)
+    const wire = new EventEmitter()
+    torrent.wires.push(wire)
+    torrent.emit('wire', wire)
+    expect(torrent._rechokeIntervalId).not.toBeNull()
+    torrent.wires.pop()
+    wire.emit('close')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(torrent._rechokeIntervalId).toBeNull()
+  })
+
+  it('leaves a torrent of another shape alone and says why', () => {
+    expect(parkIdleTimers(new EventEmitter())).toMatch(/_rechoke/)
+  })
+})
+
+describe('announce jitter', () => {
+  it('shortens a re-announce period by at most the jitter fraction and never lengthens it', () => {
+    expect(jitteredIntervalMs(1_800_000, 0.1, () => 0)).toBe(1_800_000)
+    expect(jitteredIntervalMs(1_800_000, 0.1, () => 0.5)).toBe(1_710_000)
+    expect(jitteredIntervalMs(1_800_000, 0.1, () => 0.999999)).toBeGreaterThanOrEqual(1_620_000)
+  })
+
+  it('spreads the periods the trackers of many torrents are given', () => {
+    class BaseTracker {
+      periods: (number | undefined)[] = []
+      setInterval(ms?: number) {
+        this.periods.push(ms)
+      }
+    }
+    class HttpTracker extends BaseTracker {}
+    const trackers = Array.from({ length: 100 }, () => new HttpTracker())
+    let n = 0
+    expect(jitterAnnounces({ _trackers: [trackers[0]!] }, 0.1, () => (n++ % 100) / 100)).toBeUndefined()
+    for (const tracker of trackers) tracker.setInterval(1_800_000)
+    const periods = trackers.map((t) => t.periods[0]!)
+    expect(Math.max(...periods)).toBe(1_800_000)
+    expect(Math.min(...periods)).toBeLessThan(1_800_000 * 0.91)
+    expect(new Set(periods).size).toBe(100)
+    // A default period (no number) stays webtorrent's.
+    trackers[0]!.setInterval()
+    expect(trackers[0]!.periods[1]).toBeUndefined()
+  })
+})
