@@ -34,6 +34,8 @@ export interface Qbittorrent {
   version: string
   /** Adds a .torrent through `torrents/add`; the content goes to (or is looked for in) savePath. */
   add(torrentFile: Uint8Array, savePath: string, options?: { skipChecking?: boolean; paused?: boolean }): Promise<void>
+  /** `app/setPreferences` (WebUI API v2 names, e.g. `{ autorun_enabled: true, autorun_program: '...' }`). */
+  setPreferences(preferences: Record<string, unknown>): Promise<void>
   /** `torrents/info`, optionally of some info hashes only. */
   info(hashes?: readonly string[]): Promise<QbittorrentTorrentInfo[]>
   /** Resolves when `torrents/info` of these hashes satisfies the predicate (polled every pollMs). */
@@ -89,6 +91,9 @@ export async function startQbittorrent(options: QbittorrentOptions = {}): Promis
     // libtorrent's SSRF mitigation refuses tracker URLs on loopback with odd paths; ours are loopback.
     'Session\\SSRFMitigation=false',
     'Session\\ValidateHTTPSTrackerCertificate=false',
+    // TCP only, like the agent and aria2c on loopback here: libtorrent otherwise tries uTP first
+    // and waits its 3 s uTP connect timeout before it falls back to TCP for a TCP-only peer.
+    'Session\\BTProtocol=TCP',
     ...(options.session ?? []),
     '',
     '[Network]',
@@ -193,6 +198,9 @@ export async function startQbittorrent(options: QbittorrentOptions = {}): Promis
       if (text !== 'Ok.') throw new Error(`qBittorrent refused the torrent: ${text}`)
     },
     info,
+    async setPreferences(preferences) {
+      await api('app/setPreferences', { method: 'POST', body: new URLSearchParams({ json: JSON.stringify(preferences) }) })
+    },
     async waitFor(hashes, predicate, waitOptions = {}) {
       let last: QbittorrentTorrentInfo[] = []
       const deadline = Date.now() + (waitOptions.timeoutMs ?? 60_000)
