@@ -30,7 +30,8 @@ export interface CpuProfileSummary {
   busyMs: number
   idleMs: number
   byPackage: { package: string; ms: number; percent: number }[]
-  topFunctions: { function: string; package: string; ms: number; percent: number }[]
+  /** With the callers (the frame one up) that most of each function's self time came through. */
+  topFunctions: { function: string; package: string; ms: number; percent: number; via: string[] }[]
   text: string
 }
 
@@ -52,12 +53,15 @@ function shortUrl(url: string): string {
 
 export async function summariseCpuProfiles(files: string[], jsonOut?: string, top = 25): Promise<CpuProfileSummary> {
   const byPackage = new Map<string, number>()
-  const byFunction = new Map<string, { package: string; us: number }>()
+  const byFunction = new Map<string, { package: string; us: number; callers: Map<string, number> }>()
   let idleUs = 0
   let busyUs = 0
   for (const file of files) {
     const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
+    const parents = new Map<number, number>()
+    for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id)
+    const keyOf = (frame: ProfileNode['callFrame']) => (frame.url === '' ? (frame.functionName || '(anonymous)') : `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`)
     const selfUs = new Map<number, number>()
     profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
     for (const [id, us] of selfUs) {
@@ -69,9 +73,12 @@ export async function summariseCpuProfiles(files: string[], jsonOut?: string, to
       busyUs += us
       const pkg = packageOf(url, functionName)
       byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us)
-      const key = url === '' ? (functionName || '(anonymous)') : `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}`
-      const entry = byFunction.get(key) ?? { package: pkg, us: 0 }
+      const key = keyOf({ functionName, url, lineNumber })
+      const entry = byFunction.get(key) ?? { package: pkg, us: 0, callers: new Map<string, number>() }
       entry.us += us
+      const parent = parents.get(id)
+      const caller = parent === undefined ? '(root)' : keyOf(nodes.get(parent)!.callFrame)
+      entry.callers.set(caller, (entry.callers.get(caller) ?? 0) + us)
       byFunction.set(key, entry)
     }
   }
@@ -82,14 +89,20 @@ export async function summariseCpuProfiles(files: string[], jsonOut?: string, to
     busyMs: ms(busyUs),
     idleMs: ms(idleUs),
     byPackage: [...byPackage].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ package: name, ms: ms(us), percent: percent(us) })),
-    topFunctions: [...byFunction].sort((a, b) => b[1].us - a[1].us).slice(0, top).map(([name, entry]) => ({ function: name, package: entry.package, ms: ms(entry.us), percent: percent(entry.us) })),
+    topFunctions: [...byFunction].sort((a, b) => b[1].us - a[1].us).slice(0, top).map(([name, entry]) => ({
+      function: name,
+      package: entry.package,
+      ms: ms(entry.us),
+      percent: percent(entry.us),
+      via: [...entry.callers].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([caller, us]) => `${caller} (${percent(us)} %)`),
+    })),
   }
   const text = [
     `CPU profile: ${summary.busyMs} ms busy, ${summary.idleMs} ms idle (${files.length} file(s))`,
     'self time by package:',
     ...summary.byPackage.slice(0, 15).map((p) => `  ${String(p.percent).padStart(5)} %  ${String(p.ms).padStart(8)} ms  ${p.package}`),
     'top functions by self time:',
-    ...summary.topFunctions.map((f) => `  ${String(f.percent).padStart(5)} %  ${String(f.ms).padStart(8)} ms  ${f.function}`),
+    ...summary.topFunctions.map((f) => `  ${String(f.percent).padStart(5)} %  ${String(f.ms).padStart(8)} ms  ${f.function}${f.percent >= 2 ? `\n             via ${f.via.join('; ')}` : ''}`),
   ].join('\n')
   if (jsonOut) await writeFile(jsonOut, `${JSON.stringify(summary, null, 2)}\n`)
   return { ...summary, text }
