@@ -197,15 +197,18 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
 
     log('agent: restart')
     await stopDaemon(child)
-    const registeredAgain = server.waitFor('register', undefined, 60_000)
+    // With many tasks the restarted daemon can take a while even to register: wait as long as the phase.
+    const registeredAgain = server.waitFor('register', undefined, phaseTimeoutMs)
     const restarted = performance.now()
     const reportedAgain = whenReportedSeeding(server)
     child = startDaemon()
-    void registeredAgain.then(() => { figures.processStartMs = Math.round(performance.now() - restarted) }, () => {})
+    const registeredAt = registeredAgain.then(() => performance.now(), () => undefined)
     const seenAgain = await waitUntilAllSeed(peerPort, fixtures, { timeoutMs: phaseTimeoutMs })
     figures.restartMs = Math.round(Math.max(...seenAgain.values()) - restarted)
     figures.restartReportedMs = await Promise.race([reportedAgain.then((at) => Math.round(at - restarted)), delay(30_000).then(() => null)])
     figures.rssAfterRestartMiB = round(await rssMiB(child.pid!), 1)
+    const registeredAfter = await registeredAt
+    if (registeredAfter !== undefined) figures.processStartMs = Math.round(registeredAfter - restarted)
     log(`agent: all seeding ${figures.restartMs} ms after the restart (reported after ${figures.restartReportedMs} ms; registered after ${figures.processStartMs} ms)`)
     return figures
   } catch (err) {
@@ -284,7 +287,7 @@ export async function main(): Promise<void> {
         agentToQbittorrentAddMs: ratio(agent?.addMs, qbittorrent?.addMs),
         agentToQbittorrentRestartMs: ratio(agent?.restartMs, qbittorrent?.restartMs),
       },
-      goals: { rssPerTorrentAtMostQbittorrent: true, restartMsAtMostFor1000: 10_000, idleCpuPercentOfCoreUnder: 1 },
+      goals: { agentToQbittorrentRssPerTorrentAtMost: 1, restartMsAtMostWith1000Torrents: 10_000, idleCpuPercentOfCoreUnder: 1 },
     })}\n`)
   } finally {
     await tracker?.stop()
