@@ -13,9 +13,9 @@
 // (the agent's child constructs its WebTorrentEngine / qBittorrent's WebUI gets `torrents/add`,
 // both already running and idle / aria2c is spawned) until its last piece is verified and written
 // (the engine's `done` / qBittorrent runs its "on torrent finished" program, which touches a
-// marker file polled every 5 ms / aria2c exits with --seed-time=0). Announce and connection set-up are included. "After the first MiB" starts when
-// the client's file holds 1 MiB of allocated blocks on disk (polled every 10 ms) and so leaves
-// out the announce and the connection set-up. Dirty pages are flushed (`sync`) before each
+// marker file polled every 5 ms / aria2c exits with --seed-time=0). Announce and connection
+// set-up are included. "After the first MiB" starts when the client's file holds 1 MiB of
+// allocated blocks on disk (polled every 10 ms) and so leaves them out. Dirty pages are flushed (`sync`) before each
 // client starts, so none pays for another's writeback. Every download's sha256 is checked.
 //
 // CPU: user + system time of the client's process from /proc/<pid>/stat, between the start and

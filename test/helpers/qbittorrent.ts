@@ -8,7 +8,7 @@ import { freePort, until } from './opentracker.js'
 // qBittorrent-nox (Debian `qbittorrent-nox`, libtorrent 2) as an independent BitTorrent client on
 // loopback, driven through its WebUI API v2: the anchor of the torrent benchmarks and an interop
 // peer for tests. Headless with its own profile directory: the legal notice accepted, DHT, local
-// peer discovery, peer exchange and UPnP/NAT-PMP off, listening on 127.0.0.1 only, the WebUI
+// peer discovery, peer exchange and UPnP/NAT-PMP off, TCP only on 127.0.0.1, the WebUI
 // without login for loopback clients (`WebUI\LocalHostAuth=false`) on a free port. Torrent
 // queueing is off so that every added torrent is active (otherwise all but 5 wait as "queued").
 // Started and stopped by PID; a profile the helper made is removed by stop().
