@@ -36,19 +36,46 @@ export async function rssMiB(pid: number): Promise<number> {
   return (await statusField(pid, 'VmRSS')) / 1024
 }
 
+export interface ContextSwitches {
+  voluntary: number
+  involuntary: number
+  /** Per thread id, so that a later reading can tell threads that came and went. */
+  threads: Map<string, { voluntary: number; involuntary: number }>
+}
+
 /** Context switches (voluntary: the thread slept and was woken; involuntary: preempted) of every thread. */
-export async function contextSwitches(pid: number): Promise<{ voluntary: number; involuntary: number }> {
-  const total = { voluntary: 0, involuntary: 0 }
+export async function contextSwitches(pid: number): Promise<ContextSwitches> {
+  const total: ContextSwitches = { voluntary: 0, involuntary: 0, threads: new Map() }
   for (const task of await readdir(`/proc/${pid}/task`)) {
     try {
       const text = await readFile(`/proc/${pid}/task/${task}/status`, 'utf8')
-      total.voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0)
-      total.involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0)
+      const thread = {
+        voluntary: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0),
+        involuntary: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0),
+      }
+      total.threads.set(task, thread)
+      total.voluntary += thread.voluntary
+      total.involuntary += thread.involuntary
     } catch {
       // A thread ended between readdir and read.
     }
   }
   return total
+}
+
+/**
+ * Context switches between two readings, thread by thread: a thread started in between counts
+ * in full; one that ended in between is lost (so this is a lower bound for clients whose thread
+ * pools come and go; a plain difference of totals could even go negative).
+ */
+export function switchesBetween(before: ContextSwitches, after: ContextSwitches): { voluntary: number; involuntary: number } {
+  const delta = { voluntary: 0, involuntary: 0 }
+  for (const [id, thread] of after.threads) {
+    const earlier = before.threads.get(id)
+    delta.voluntary += thread.voluntary - (earlier?.voluntary ?? 0)
+    delta.involuntary += thread.involuntary - (earlier?.involuntary ?? 0)
+  }
+  return delta
 }
 
 export const loadAverage1m = (): number => Number(loadavg()[0]!.toFixed(2))

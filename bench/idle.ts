@@ -26,7 +26,7 @@ import { createReferenceServer } from '../src/reference-server/index.js'
 import { harnessConfigToml } from '../test/helpers/agent-harness.js'
 import { cliPath } from '../test/helpers/daemon.js'
 import { freePort } from '../test/helpers/ports.js'
-import { contextSwitches, cpuSeconds, statusField } from './_proc.js'
+import { contextSwitches, cpuSeconds, statusField, switchesBetween } from './_proc.js'
 
 const windowSeconds = Number(process.env.BENCH_IDLE_S ?? 60)
 const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_S ?? 10)
@@ -78,8 +78,8 @@ export async function main(): Promise<void> {
     const switchesBefore = await contextSwitches(pid)
     await delay(windowSeconds * 1000)
     const cpuUsed = (await cpuSeconds(pid)) - cpuBefore
-    const switchesAfter = await contextSwitches(pid)
-    const switches = switchesAfter.voluntary + switchesAfter.involuntary - switchesBefore.voluntary - switchesBefore.involuntary
+    const delta = switchesBetween(switchesBefore, await contextSwitches(pid))
+    const switches = delta.voluntary + delta.involuntary
     const rssMiB = (await statusField(pid, 'VmRSS')) / 1024
     const peakRssMiB = (await statusField(pid, 'VmHWM')) / 1024
     const anonMiB = (await anonymousKiB(pid)) / 1024

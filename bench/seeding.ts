@@ -42,7 +42,7 @@ import { startOpentracker, type OpenTracker } from '../test/helpers/opentracker.
 import { freePort } from '../test/helpers/ports.js'
 import { qbittorrentVersion, startQbittorrent, type Qbittorrent } from '../test/helpers/qbittorrent.js'
 import { waitUntilAllSeed } from './_bt-probe.js'
-import { contextSwitches, cpuSeconds, loadAverage1m, rssMiB } from './_proc.js'
+import { contextSwitches, cpuSeconds, loadAverage1m, rssMiB, switchesBetween } from './_proc.js'
 
 const MiB = 1024 * 1024
 const count = Number(process.env.BENCH_SEEDING_N ?? 100)
@@ -120,11 +120,11 @@ async function idleWindow(pid: number, figures: PhaseFigures): Promise<void> {
   log(`idle window ${idleSeconds} s (pid ${pid})`)
   await delay(idleSeconds * 1000)
   const cpu = (await cpuSeconds(pid)) - cpuBefore
-  const switches = await contextSwitches(pid)
+  const switches = switchesBetween(switchesBefore, await contextSwitches(pid))
   figures.idleCpuSeconds = round(cpu)
   figures.idleCpuPercentOfCore = round((100 * cpu) / idleSeconds)
-  figures.idleWakeupsPerMinute = Math.round(((switches.voluntary - switchesBefore.voluntary) * 60) / idleSeconds)
-  figures.idleInvoluntaryPerMinute = Math.round(((switches.involuntary - switchesBefore.involuntary) * 60) / idleSeconds)
+  figures.idleWakeupsPerMinute = Math.round((switches.voluntary * 60) / idleSeconds)
+  figures.idleInvoluntaryPerMinute = Math.round((switches.involuntary * 60) / idleSeconds)
   figures.rssAfterIdleMiB = round(await rssMiB(pid), 1)
 }
 
