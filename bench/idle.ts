@@ -17,7 +17,7 @@
 // BENCH_IDLE_CLI runs another build (e.g. the previous commit's dist/cli.js) for a before/after.
 // Prints ONE JSON line; the anchor is the 60 MiB goal (ratio < 1 meets it).
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -26,46 +26,19 @@ import { createReferenceServer } from '../src/reference-server/index.js'
 import { harnessConfigToml } from '../test/helpers/agent-harness.js'
 import { cliPath } from '../test/helpers/daemon.js'
 import { freePort } from '../test/helpers/ports.js'
+import { contextSwitches, cpuSeconds, statusField, switchesBetween } from './_proc.js'
 
 const windowSeconds = Number(process.env.BENCH_IDLE_S ?? 60)
 const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_S ?? 10)
 const cli = process.env.BENCH_IDLE_CLI ?? cliPath
 const goalMiB = 60
-const clockTicks = 100 // USER_HZ on Linux
 const MiB = 1024 * 1024
 const log = (message: string) => process.stderr.write(`[bench idle] ${message}\n`)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 
-async function statusField(pid: number, field: string): Promise<number> {
-  const text = await readFile(`/proc/${pid}/status`, 'utf8')
-  const match = new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)
-  if (match === null) throw new Error(`no ${field} in /proc/${pid}/status`)
-  return Number(match[1])
-}
-
 async function anonymousKiB(pid: number): Promise<number> {
   const match = /^Anonymous:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'))
   return match === null ? Number.NaN : Number(match[1])
-}
-
-async function cpuTicks(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
-  // Fields after the command name (which may hold spaces) start at ") ".
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return Number(fields[11]) + Number(fields[12]) // utime, stime
-}
-
-async function contextSwitches(pid: number): Promise<number> {
-  let total = 0
-  for (const task of await readdir(`/proc/${pid}/task`)) {
-    try {
-      const text = await readFile(`/proc/${pid}/task/${task}/status`, 'utf8')
-      for (const match of text.matchAll(/^(?:nonvoluntary_|voluntary_)ctxt_switches:\s+(\d+)/gm)) total += Number(match[1])
-    } catch {
-      // A thread ended between readdir and read.
-    }
-  }
-  return total
 }
 
 async function heapUsed(adminUrl: string, tokenFile: string): Promise<number | null> {
@@ -101,11 +74,12 @@ export async function main(): Promise<void> {
     if (server.connections().downlink === 0) await server.waitFor('sseOpen', undefined, 30_000)
     log(`daemon ${pid} registered, SSE open; settling ${settleSeconds} s, then watching ${windowSeconds} s`)
     await delay(settleSeconds * 1000)
-    const cpuBefore = await cpuTicks(pid)
+    const cpuBefore = await cpuSeconds(pid)
     const switchesBefore = await contextSwitches(pid)
     await delay(windowSeconds * 1000)
-    const cpuSeconds = ((await cpuTicks(pid)) - cpuBefore) / clockTicks
-    const switches = (await contextSwitches(pid)) - switchesBefore
+    const cpuUsed = (await cpuSeconds(pid)) - cpuBefore
+    const delta = switchesBetween(switchesBefore, await contextSwitches(pid))
+    const switches = delta.voluntary + delta.involuntary
     const rssMiB = (await statusField(pid, 'VmRSS')) / 1024
     const peakRssMiB = (await statusField(pid, 'VmHWM')) / 1024
     const anonMiB = (await anonymousKiB(pid)) / 1024
@@ -121,7 +95,7 @@ export async function main(): Promise<void> {
       peakRssMiB: round(peakRssMiB, 1),
       anonMiB: round(anonMiB, 1),
       heapUsedMiB: heap === null ? null : round(heap / MiB, 1),
-      cpuSeconds: round(cpuSeconds),
+      cpuSeconds: round(cpuUsed),
       wakeupsPerMinute: Math.round((switches * 60) / windowSeconds),
       goalRssMiB: goalMiB,
       ratioRssToGoal: round(rssMiB / goalMiB, 3),

@@ -1,0 +1,298 @@
+// `npm run bench -- seeding`: what seeding a library of complete torrents costs, the agent against
+// qBittorrent-nox (libtorrent 2) on the same data. Prints ONE JSON line.
+//
+// N complete torrents (BENCH_SEEDING_N, default 100; 1000 for the seedbox goal), each one file of
+// BENCH_SEEDING_MB (4) MiB in 1 MiB pieces, announcing to a loopback opentracker
+// (BENCH_SEEDING_TRACKER=0: no tracker at all). No other peers.
+//
+// The agent is the built daemon (`dist/cli.js daemon`; run `npm run build` first) in its own
+// process, against the reference server in this process, exactly as a user runs it: the server
+// queues N add_task actions whose sources are .torrent URLs served here, the daemon fetches them,
+// finds the data in its downloads dir and seeds. So whatever the daemon's tasks part builds
+// (src/system/tasks-part.ts: lazy engine, WebTorrentEngine, FileTasksStore, task bindings) is what
+// is measured, and a change to the engine shows here with no edit.
+//
+// Phases, for each client:
+// - add: from queuing the N torrents (agent: add_task + a wake; qBittorrent: `torrents/add` with
+//   hash checking, as a user adds existing data; BENCH_SEEDING_QBT_SKIP_CHECK=1 skips it) until
+//   every torrent is seeding. "Seeding" is asked from outside, the same way for both clients: a
+//   BitTorrent handshake on the client's peer port per torrent, answered with every piece
+//   (bench/_bt-probe.ts). The agent's own view (the tasks in its syncs all `seeding`) is reported
+//   beside it as `reportedMs`.
+// - idle: RSS once all seed and after BENCH_SEEDING_IDLE_S (60) seconds with nothing to do, CPU
+//   seconds over that window (and % of one core), and wake-ups per minute (voluntary context
+//   switches of all threads: the process slept and something woke it).
+//   RSS per torrent = (RSS seeding - RSS of the same process idle before the torrents) / N.
+// - restart: the process is stopped (SIGTERM) and started again on the same state (the agent:
+//   its tasks.json and saved .torrent files; qBittorrent: its profile and fastresume data);
+//   from the spawn until every torrent is seeding again (goal: 1,000 within 10 s).
+// The page cache is warm (the data was just written or read): a restart on a cold disk is slower.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import { createReferenceServer, type ReferenceServer } from '../src/reference-server/index.js'
+import { harnessConfigToml } from '../test/helpers/agent-harness.js'
+import { cliPath } from '../test/helpers/daemon.js'
+import { startOpentracker, type OpenTracker } from '../test/helpers/opentracker.js'
+import { freePort } from '../test/helpers/ports.js'
+import { qbittorrentVersion, startQbittorrent, type Qbittorrent } from '../test/helpers/qbittorrent.js'
+import { waitUntilAllSeed } from './_bt-probe.js'
+import { contextSwitches, cpuSeconds, loadAverage1m, rssMiB, switchesBetween } from './_proc.js'
+
+const MiB = 1024 * 1024
+const count = Number(process.env.BENCH_SEEDING_N ?? 100)
+const sizeMb = Number(process.env.BENCH_SEEDING_MB ?? 4)
+const pieceLength = MiB
+const idleSeconds = Number(process.env.BENCH_SEEDING_IDLE_S ?? 60)
+const withTracker = process.env.BENCH_SEEDING_TRACKER !== '0'
+const qbtSkipCheck = process.env.BENCH_SEEDING_QBT_SKIP_CHECK === '1'
+const clients = (process.env.BENCH_SEEDING_CLIENTS ?? 'agent,qbittorrent').split(',').map((name) => name.trim())
+const cli = process.env.BENCH_SEEDING_CLI ?? cliPath
+/** Generous: qBittorrent checks one torrent at a time, ~1 s each on this machine. */
+const phaseTimeoutMs = Math.max(120_000, count * 3_000)
+const round = (value: number, digits = 2) => Number(value.toFixed(digits))
+const log = (message: string) => process.stderr.write(`[bench seeding] ${message}\n`)
+
+interface Fixture {
+  name: string
+  infoHash: string
+  pieces: number
+  torrentFile: Buffer
+}
+
+/** Bencode of the few shapes a single-file .torrent needs. */
+function bencode(value: unknown): Buffer {
+  if (typeof value === 'number') return Buffer.from(`i${value}e`)
+  if (typeof value === 'string') return bencode(Buffer.from(value))
+  if (Buffer.isBuffer(value)) return Buffer.concat([Buffer.from(`${value.length}:`), value])
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return Buffer.concat([Buffer.from('d'), ...entries.flatMap(([key, item]) => [bencode(key), bencode(item)]), Buffer.from('e')])
+}
+
+/** Writes N files (distinct content) and their .torrent metadata, hashing pieces as mktorrent would. */
+async function makeLibrary(dataDir: string, announceUrl: string | undefined): Promise<Fixture[]> {
+  await mkdir(dataDir, { recursive: true })
+  const pool = randomBytes(64 * MiB)
+  const fixtures: Fixture[] = []
+  for (let i = 0; i < count; i++) {
+    const name = `seed-${String(i).padStart(5, '0')}.bin`
+    const data = Buffer.alloc(sizeMb * MiB)
+    // Different bytes per file: a window of the pool, plus the index up front.
+    pool.copy(data, 0, (i * 4099 * 1024) % (pool.length - data.length))
+    data.writeUInt32BE(i, 0)
+    await writeFile(join(dataDir, name), data)
+    const hashes: Buffer[] = []
+    for (let offset = 0; offset < data.length; offset += pieceLength) hashes.push(createHash('sha1').update(data.subarray(offset, offset + pieceLength)).digest())
+    const info = { length: data.length, name, 'piece length': pieceLength, pieces: Buffer.concat(hashes) }
+    const torrentFile = bencode({ ...(announceUrl ? { announce: announceUrl } : {}), 'created by': 'media-agent bench', info })
+    fixtures.push({ name, infoHash: createHash('sha1').update(bencode(info)).digest('hex'), pieces: hashes.length, torrentFile })
+  }
+  return fixtures
+}
+
+interface PhaseFigures {
+  addMs?: number
+  reportedMs?: number | null
+  restartMs?: number
+  restartReportedMs?: number | null
+  processStartMs?: number
+  rssIdleBeforeMiB?: number
+  rssSeedingMiB?: number
+  rssAfterIdleMiB?: number
+  rssPerTorrentMiB?: number
+  idleCpuSeconds?: number
+  idleCpuPercentOfCore?: number
+  idleWakeupsPerMinute?: number
+  idleInvoluntaryPerMinute?: number
+  rssAfterRestartMiB?: number
+}
+
+async function idleWindow(pid: number, figures: PhaseFigures): Promise<void> {
+  figures.rssSeedingMiB = round(await rssMiB(pid), 1)
+  figures.rssPerTorrentMiB = round((figures.rssSeedingMiB - figures.rssIdleBeforeMiB!) / count, 3)
+  const cpuBefore = await cpuSeconds(pid)
+  const switchesBefore = await contextSwitches(pid)
+  log(`idle window ${idleSeconds} s (pid ${pid})`)
+  await delay(idleSeconds * 1000)
+  const cpu = (await cpuSeconds(pid)) - cpuBefore
+  const switches = switchesBetween(switchesBefore, await contextSwitches(pid))
+  figures.idleCpuSeconds = round(cpu)
+  figures.idleCpuPercentOfCore = round((100 * cpu) / idleSeconds)
+  figures.idleWakeupsPerMinute = Math.round((switches.voluntary * 60) / idleSeconds)
+  figures.idleInvoluntaryPerMinute = Math.round((switches.involuntary * 60) / idleSeconds)
+  figures.rssAfterIdleMiB = round(await rssMiB(pid), 1)
+}
+
+/** Resolves with when (performance.now()) a sync from the agent first lists all N tasks as seeding. */
+function whenReportedSeeding(server: ReferenceServer): Promise<number> {
+  return new Promise((resolve) => {
+    const off = server.on('sync', (record) => {
+      const tasks = record.request.tasks ?? []
+      if (tasks.length === count && tasks.every((task) => task.state === 'seeding')) {
+        off()
+        resolve(performance.now())
+      }
+    })
+  })
+}
+
+async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigures> {
+  const figures: PhaseFigures = {}
+  const server = await createReferenceServer({ accessToken: 'bench-seeding-token' })
+  const http: Server = createServer((req, res) => {
+    const match = /^\/t\/(\d+)\.torrent$/.exec(req.url ?? '')
+    const fixture = match ? fixtures[Number(match[1])] : undefined
+    if (fixture) res.writeHead(200, { 'content-type': 'application/x-bittorrent' }).end(fixture.torrentFile)
+    else res.writeHead(404).end()
+  })
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+  const torrentBase = `http://127.0.0.1:${(http.address() as AddressInfo).port}/t`
+  const peerPort = await freePort()
+  const configPath = join(dir, 'config.toml')
+  await writeFile(configPath, harnessConfigToml({
+    baseUrl: server.url, accessToken: server.accessToken, dir, adminPort: await freePort(), streamPort: await freePort(), downlink: 'auto', testing: {},
+    // Loopback only; a fixed peer port so that the probe knows where to knock.
+    extraToml: `[downloads.torrent]\ndht = false\nlsd = false\npex = false\nnat_traversal = false\nport = ${peerPort}\n`,
+  }))
+  let child: ChildProcess | undefined
+  let stderr = ''
+  const startDaemon = () => {
+    const proc = spawn(process.execPath, [cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    proc.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-8000) })
+    return proc
+  }
+  const stopDaemon = async (proc: ChildProcess) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return
+    const exited = new Promise((resolve) => proc.once('exit', resolve))
+    proc.kill('SIGTERM')
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 60_000)
+    await exited
+    clearTimeout(timer)
+  }
+  try {
+    const registered = server.waitFor('register', undefined, 30_000)
+    child = startDaemon()
+    await registered
+    if (server.connections().downlink === 0) await server.waitFor('sseOpen', undefined, 30_000)
+    await delay(3000)
+    const pid = child.pid!
+    figures.rssIdleBeforeMiB = round(await rssMiB(pid), 1)
+
+    log(`agent: queuing ${count} add_task`)
+    const started = performance.now()
+    const reported = whenReportedSeeding(server)
+    for (let i = 0; i < count; i++) server.queueTask(`${torrentBase}/${i}.torrent`, { taskId: `seed-${i}` })
+    server.raiseWake('bench seeding')
+    const seen = await waitUntilAllSeed(peerPort, fixtures, { timeoutMs: phaseTimeoutMs })
+    figures.addMs = Math.round(Math.max(...seen.values()) - started)
+    figures.reportedMs = await Promise.race([reported.then((at) => Math.round(at - started)), delay(30_000).then(() => null)])
+    log(`agent: all ${count} seeding after ${figures.addMs} ms (reported after ${figures.reportedMs} ms)`)
+    await delay(5000)
+    await idleWindow(pid, figures)
+
+    log('agent: restart')
+    await stopDaemon(child)
+    // With many tasks the restarted daemon can take a while even to register: wait as long as the phase.
+    const registeredAgain = server.waitFor('register', undefined, phaseTimeoutMs)
+    const restarted = performance.now()
+    const reportedAgain = whenReportedSeeding(server)
+    child = startDaemon()
+    const registeredAt = registeredAgain.then(() => performance.now(), () => undefined)
+    const seenAgain = await waitUntilAllSeed(peerPort, fixtures, { timeoutMs: phaseTimeoutMs })
+    figures.restartMs = Math.round(Math.max(...seenAgain.values()) - restarted)
+    figures.restartReportedMs = await Promise.race([reportedAgain.then((at) => Math.round(at - restarted)), delay(30_000).then(() => null)])
+    figures.rssAfterRestartMiB = round(await rssMiB(child.pid!), 1)
+    const registeredAfter = await registeredAt
+    if (registeredAfter !== undefined) figures.processStartMs = Math.round(registeredAfter - restarted)
+    log(`agent: all seeding ${figures.restartMs} ms after the restart (reported after ${figures.restartReportedMs} ms; registered after ${figures.processStartMs} ms)`)
+    return figures
+  } catch (err) {
+    log(`daemon stderr:\n${stderr.slice(-3000)}`)
+    throw err
+  } finally {
+    if (child) await stopDaemon(child)
+    await server.close()
+    await new Promise((resolve) => http.close(resolve))
+  }
+}
+
+async function benchQbittorrent(dir: string, dataDir: string, fixtures: Fixture[]): Promise<PhaseFigures & { checked: boolean }> {
+  const figures: PhaseFigures & { checked: boolean } = { checked: !qbtSkipCheck }
+  const profileDir = join(dir, 'qbt-profile')
+  await mkdir(profileDir)
+  let qbt: Qbittorrent | undefined = await startQbittorrent({ profileDir })
+  try {
+    await delay(3000)
+    figures.rssIdleBeforeMiB = round(await rssMiB(qbt.pid), 1)
+    log(`qBittorrent: adding ${count} torrents${qbtSkipCheck ? ' (no hash check)' : ''}`)
+    const started = performance.now()
+    for (const fixture of fixtures) await qbt.add(fixture.torrentFile, dataDir, { skipChecking: qbtSkipCheck })
+    const seen = await waitUntilAllSeed(qbt.port, fixtures, { timeoutMs: phaseTimeoutMs })
+    figures.addMs = Math.round(Math.max(...seen.values()) - started)
+    log(`qBittorrent: all ${count} seeding after ${figures.addMs} ms`)
+    await delay(5000)
+    await idleWindow(qbt.pid, figures)
+
+    log('qBittorrent: restart')
+    await qbt.stop()
+    qbt = undefined
+    const restarted = performance.now()
+    qbt = await startQbittorrent({ profileDir })
+    figures.processStartMs = Math.round(performance.now() - restarted)
+    // A new peer port on every start (the helper picks a free one): probe that one.
+    const seenAgain = await waitUntilAllSeed(qbt.port, fixtures, { timeoutMs: phaseTimeoutMs })
+    figures.restartMs = Math.round(Math.max(...seenAgain.values()) - restarted)
+    figures.rssAfterRestartMiB = round(await rssMiB(qbt.pid), 1)
+    log(`qBittorrent: all seeding ${figures.restartMs} ms after the restart (WebUI up after ${figures.processStartMs} ms)`)
+    return figures
+  } finally {
+    await qbt?.stop()
+  }
+}
+
+export async function main(): Promise<void> {
+  const loadBefore = loadAverage1m()
+  const dir = await mkdtemp(join(tmpdir(), 'ma-bench-seeding-'))
+  let tracker: OpenTracker | undefined
+  try {
+    tracker = withTracker ? await startOpentracker() : undefined
+    // The daemon's downloads dir is <dir>/downloads (harnessConfigToml): the data goes there.
+    const dataDir = join(dir, 'downloads')
+    log(`writing ${count} x ${sizeMb} MiB`)
+    const fixtures = await makeLibrary(dataDir, tracker?.announceUrl)
+    await tracker?.allow(fixtures.map((f) => f.infoHash))
+    const agent = clients.includes('agent') ? await benchAgent(dir, fixtures) : undefined
+    const qbittorrent = clients.includes('qbittorrent') ? await benchQbittorrent(dir, dataDir, fixtures) : undefined
+    const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? null : round(a / b, 3))
+    process.stdout.write(`${JSON.stringify({
+      bench: 'seeding',
+      node: process.version,
+      qbittorrentVersion: qbittorrent ? await qbittorrentVersion() : undefined,
+      cpus: availableParallelism(),
+      loadAverage1m: { before: loadBefore, after: loadAverage1m() },
+      torrents: count,
+      torrentMiB: sizeMb,
+      pieceKiB: pieceLength / 1024,
+      tracker: withTracker,
+      idleSeconds,
+      agent,
+      qbittorrent,
+      ratios: {
+        agentToQbittorrentRssPerTorrent: ratio(agent?.rssPerTorrentMiB, qbittorrent?.rssPerTorrentMiB),
+        agentToQbittorrentAddMs: ratio(agent?.addMs, qbittorrent?.addMs),
+        agentToQbittorrentRestartMs: ratio(agent?.restartMs, qbittorrent?.restartMs),
+      },
+      goals: { agentToQbittorrentRssPerTorrentAtMost: 1, restartMsAtMostWith1000Torrents: 10_000, idleCpuPercentOfCoreUnder: 1 },
+    })}\n`)
+  } finally {
+    await tracker?.stop()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+await main()
