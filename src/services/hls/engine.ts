@@ -4,8 +4,8 @@
 // ffmpeg at a segment a player seeks to. The session actor (session.machine.ts) calls start()
 // and stop(); it posts session-ready and reports failures to the sync.
 import { EventEmitter } from 'node:events'
-import { watch, type FSWatcher } from 'node:fs'
-import { access, mkdir, readdir, rename, rm } from 'node:fs/promises'
+import { mkdirSync, watch, type FSWatcher } from 'node:fs'
+import { access, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createActor, fromCallback, fromPromise, type Actor } from 'xstate'
 import {
@@ -504,7 +504,9 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   /** Starts run 0 on assumed facts while ffprobe runs (the probe costs a process start-up). */
   const speculate = async (live: LiveSession, entry: SegmentStoreEntry): Promise<void> => {
     const dir = join(entry.dir, 'run-0')
-    await mkdir(dir, { recursive: true })
+    // Synchronous (one short syscall): an await here is a trip through the thread pool, which a
+    // busy process (the page being served beside it) can delay by tens of ms before ffmpeg starts.
+    mkdirSync(dir, { recursive: true })
     if (live.stopping) return
     const source = live.sourceNow()
     const built = argsFor(live, 0, dir, assumedFacts(live.session), source)
@@ -612,7 +614,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           }
         }
         void (async () => {
-          if (!adopted) await mkdir(dir, { recursive: true })
+          // Synchronous, like the run before the probe: a seek's restart should not queue behind the thread pool.
+          if (!adopted) mkdirSync(dir, { recursive: true })
           if (disposed) return
           proc = adopted?.proc ?? spawnFfmpeg(live, input.run, built.args)
           live.log.debug({ run: input.run, startSegment: input.startSegment, firstWritten: built.firstWrittenSegment, pid: proc.pid }, 'ffmpeg started')
