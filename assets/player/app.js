@@ -345,17 +345,29 @@ const prefetched = new Map()
 function prefetch(url) {
   if (prefetched.has(url)) return
   const startedAt = performance.now()
-  prefetched.set(url, fetch(url, { cache: 'no-store' }).then(async (response) => {
+  const pending = fetch(url, { cache: 'no-store' }).then(async (response) => {
     if (!response.ok) return null
     const firstAt = performance.now()
     const data = await response.arrayBuffer()
     return { url: response.url || url, data, startedAt, firstAt, endAt: performance.now() }
-  }, () => null))
+  }, () => null)
+  prefetched.set(url, pending)
+  const name = url.slice(url.lastIndexOf('/') + 1)
+  fragLog({ prefetching: name })
+  void pending.then((got) => fragLog({ prefetched: name, ok: Boolean(got) }))
+  // A miss is forgotten, so asking again (at readiness, or hls.js itself) goes to the network.
+  void pending.then((got) => { if (!got && prefetched.get(url) === pending) prefetched.delete(url) })
 }
 
 function prefetchFirstRequests(masterUrl) {
   for (const name of ['master.m3u8', 'index.m3u8', 'init.mp4', 'seg-0.m4s']) prefetch(new URL(name, masterUrl).href)
 }
+
+// Before readiness, once an agent has the session: init.mp4 and seg-0 are asked for already. The
+// agent holds such requests until the segment is closed (up to 10 s, docs/hls.md "Seeking"), so
+// the first segment travels while the readiness notice does. Playlists are not: they answer 404
+// until the session is ready.
+let prefetchFirstMedia = () => {}
 
 /** hls.js's own loader, answering from `prefetched` when the URL is there (once), else as usual. */
 function prefetchingLoader(Base) {
@@ -413,6 +425,7 @@ function attachHls() {
     fragLog({ loaded: data.frag.sn })
   })
   hls.on(Hls.Events.FRAG_LOADING, (_event, data) => fragLog({ loading: data.frag.sn }))
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => { if (data.frag.sn === 'initSegment') fragLog({ loaded: 'init' }) })
   hls.on(Hls.Events.BUFFER_APPENDED, () => mark('bufferAppended'))
   hls.on(Hls.Events.ERROR, (_event, data) => {
     player.errors.push({ type: data.type, details: data.details, fatal: data.fatal })
@@ -482,8 +495,16 @@ async function startPlay() {
   // CORS mode (the stream server allows any origin), so the picture can be read back (tests do).
   video.crossOrigin = 'anonymous'
   watchFrames()
-  if (useHlsJs) attachHls()
+  if (useHlsJs) {
+    attachHls()
+    prefetchFirstMedia = () => {
+      if (player.phase === 'waiting') for (const name of ['init.mp4', 'seg-0.m4s']) prefetch(new URL(name, url).href)
+    }
+  }
   setPhase('waiting', player.playMethod === 'hls' ? 'The agent is transcoding the first segment…' : 'The agent is opening the file…')
+  // `agentId` is set once a sync response has handed the session to an agent.
+  if (view.agentId) prefetchFirstMedia()
+  else if (!view.readyAt) void api('/api/reference/sessions/' + encodeURIComponent(sessionId)).then((fresh) => { if (fresh.agentId) prefetchFirstMedia() }, () => {})
   const via = await waitForReadiness(view, url)
   if (player.phase === 'failed') return
   player.readyVia = via
@@ -515,6 +536,7 @@ async function pollAgentState(sessionId) {
       }
       if (report && report.state === 'failed' && player.phase !== 'failed') fail('The agent could not play this: ' + (report.error || 'failed'))
       if (report && report.state === 'ready' && player.phase === 'waiting') probeNow()
+      if (view.agentId) prefetchFirstMedia()
     } catch {
       // the next poll tries again
     }

@@ -383,10 +383,23 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     })
   }
 
+  /** Until the store and probe step has settled (ffmpeg running, a cache HIT, or failed). */
+  const settled = async (live: LiveSession, signal: AbortSignal): Promise<void> => {
+    const starting = () => !live.hit && ['starting', 'probing'].includes(stateOf(live))
+    if (starting()) await waitFor(live, async () => (starting() ? undefined : true), segmentWaitMs, signal)
+  }
+
   const resolve = async (sessionId: string, name: string, signal: AbortSignal): Promise<HlsResource | undefined> => {
     const live = sessions.get(sessionId)
-    if (live?.hit && !live.stopping) return resolveCached(live, name)
-    if (!live || live.stopping || !live.plan || !live.firstArgs || !live.probe) return undefined
+    if (!live || live.stopping) return undefined
+    // A player may ask for init.mp4 and the first segment before readiness (the reference player
+    // does: they then travel while the readiness notice does); they wait like a segment ahead of
+    // the encoder, bounded by segmentWaitMs ("Seeking" 2). Playlists never wait: a HEAD probe of
+    // master.m3u8 must answer 404 until the session is ready.
+    const media = name === 'init.mp4' || segmentName.test(name)
+    if (media) await settled(live, signal)
+    if (live.hit && !live.stopping) return resolveCached(live, name)
+    if (live.stopping || !live.plan || !live.firstArgs || !live.probe) return undefined
     if (name === 'master.m3u8' || name === 'index.m3u8') {
       // Playlists appear with the first segment, so a player's HEAD probe sees readiness.
       if (!(await isReadyNow(live))) return undefined
@@ -394,7 +407,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       return { kind: 'text', contentType: 'application/vnd.apple.mpegurl', body: masterBody(live) }
     }
     if (name === 'init.mp4') {
-      const path = await locateInit(live)
+      // Complete only once a run has closed a segment (docs/hls.md "Readiness"): wait for that while ffmpeg runs.
+      const path = (await locateInit(live)) ?? (stateOf(live) === 'encoding' ? await waitFor(live, () => locateInit(live), segmentWaitMs, signal) : undefined)
       return path ? { kind: 'file', path, contentType: 'video/mp4', immutable: true } : undefined
     }
     const segment = segmentName.exec(name)
@@ -599,6 +613,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         live.speculation = undefined
         const built = adopted?.built ?? argsFor(live, input.startSegment, dir)
         live.runs.set(input.run, { run: input.run, dir, keepFrom: input.startSegment })
+        // Requests waiting for the probe step look again now (resolve: `settled`).
+        live.written.emit('written')
         let highest = -1
         const scan = async (): Promise<void> => {
           const names = await readdir(dir).catch(() => [] as string[])
@@ -681,6 +697,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       notifyFailed: ({ context }) => {
         const error = live.probeError ?? new TranscodeFailedError(context.error?.message ?? 'ffmpeg failed', { details: { stderr: context.stderrTail, restarts: context.restarts } })
         live.log.error({ err: { code: (error as AgentError).code, message: error.message } }, 'hls session failed')
+        live.written.emit('written')
         safely(live, () => live.events.onFailed(error))
       },
     },
@@ -747,6 +764,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           // A verified complete entry: ready as soon as the session starts (contract 3, 6.3).
           live.hit = true
           live.readySeen = true
+          live.written.emit('written')
           live.log.info({}, 'hls session ready: cache hit')
           safely(live, () => live.events.onReady({ cacheHit: true }))
           return
