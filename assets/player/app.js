@@ -236,12 +236,27 @@ const fragLog = (entry) => {
   if (player.fragments.length > 50) player.fragments.shift()
 }
 
+// The overlay says how long the wait has lasted, once a second, over a still ring: a spinning one
+// repaints many times a second (measured: ~0.1 s of Chromium's CPU per second, even stepped to 8
+// frames), which a small host takes from the agent's encoder while a person waits for it.
+let overlayTicker
+function overlayText(text, counting) {
+  clearInterval(overlayTicker)
+  $('overlay-text').textContent = text
+  if (!counting) return
+  const since = performance.now()
+  overlayTicker = setInterval(() => {
+    if ($('overlay').hidden) clearInterval(overlayTicker)
+    else $('overlay-text').textContent = text + ' ' + Math.round((performance.now() - since) / 1000) + ' s'
+  }, 1000)
+}
+
 function setPhase(phase, text) {
   player.phase = phase
   const overlay = $('overlay')
   overlay.hidden = phase === 'playing' || phase === 'ready'
   overlay.classList.toggle('failed', phase === 'failed' || phase === 'ended')
-  if (text) $('overlay-text').textContent = text
+  if (text) overlayText(text, phase === 'waiting')
 }
 
 function fail(message) {
@@ -318,8 +333,83 @@ function showQuality() {
   $('quality').textContent = (player.playMethod === 'hls' ? player.quality : 'direct play') + ' · ' + size
 }
 
+// ---- prefetch: the first requests of an HLS session at once, not one after the other ---------
+//
+// hls.js asks for master.m3u8, then index.m3u8, then init.mp4, then seg-0.m4s, each after the one
+// before has arrived and been parsed: four round trips after readiness. Their names are fixed by
+// the protocol (protocol.md 2), so the page asks for all four at once when it learns readiness, and
+// hls.js's loader takes the answers from here instead of the network (issue 17, docs/hls.md
+// "Browser benchmark"). A prefetch that failed is asked again by hls.js as usual.
+const prefetched = new Map()
+
+function prefetch(url) {
+  if (prefetched.has(url)) return
+  const startedAt = performance.now()
+  const pending = fetch(url, { cache: 'no-store' }).then(async (response) => {
+    if (!response.ok) return null
+    const firstAt = performance.now()
+    const data = await response.arrayBuffer()
+    return { url: response.url || url, data, startedAt, firstAt, endAt: performance.now() }
+  }, () => null)
+  prefetched.set(url, pending)
+  const name = url.slice(url.lastIndexOf('/') + 1)
+  fragLog({ prefetching: name })
+  void pending.then((got) => fragLog({ prefetched: name, ok: Boolean(got) }))
+  // A miss is forgotten, so asking again (at readiness, or hls.js itself) goes to the network.
+  void pending.then((got) => { if (!got && prefetched.get(url) === pending) prefetched.delete(url) })
+}
+
+function prefetchFirstRequests(masterUrl) {
+  for (const name of ['master.m3u8', 'index.m3u8', 'init.mp4', 'seg-0.m4s']) prefetch(new URL(name, masterUrl).href)
+}
+
+// Before readiness, once an agent has the session: init.mp4 and seg-0 are asked for already. The
+// agent holds such requests until the segment is closed (up to 10 s, docs/hls.md "Seeking"), so
+// the first segment travels while the readiness notice does. Playlists are not: they answer 404
+// until the session is ready.
+let prefetchFirstMedia = () => {}
+
+/** hls.js's own loader, answering from `prefetched` when the URL is there (once), else as usual. */
+function prefetchingLoader(Base) {
+  return class PrefetchingLoader extends Base {
+    load(context, config, callbacks) {
+      const taken = context.rangeEnd ? undefined : prefetched.get(context.url)
+      if (!taken) return super.load(context, config, callbacks)
+      prefetched.delete(context.url)
+      this.context = context
+      this.stats.loading.start = performance.now()
+      taken.then((got) => {
+        if (this.prefetchAborted || !this.stats) return
+        if (!got) {
+          this.stats.loading.start = 0
+          return super.load(context, config, callbacks)
+        }
+        const stats = this.stats
+        stats.loading.start = Math.min(stats.loading.start, got.startedAt)
+        stats.loading.first = got.firstAt
+        stats.loading.end = Math.max(got.endAt, got.firstAt)
+        stats.loaded = stats.total = got.data.byteLength
+        stats.bwEstimate = (stats.total * 8000) / Math.max(1, stats.loading.end - stats.loading.first)
+        const data = context.responseType === 'arraybuffer' ? got.data : new TextDecoder().decode(got.data)
+        callbacks.onProgress?.(stats, context, data, null)
+        callbacks.onSuccess({ url: got.url, data, code: 200 }, stats, context, null)
+      })
+    }
+
+    abort() {
+      this.prefetchAborted = true
+      super.abort()
+    }
+  }
+}
+
 function attachHls() {
   hls = new Hls({
+    loader: prefetchingLoader(Hls.DefaultConfig.loader),
+    // The agent's segments are fMP4, which hls.js passes through with little work. Its worker would
+    // be made when the first fragment arrives, by compiling hls.js again from a blob URL (tens of
+    // ms of CPU, after readiness, on the path to the first frame); on the main thread it costs less.
+    enableWorker: false,
     // The agent's segments are 2 s; a modest forward buffer keeps a seek from queueing behind
     // segments the player does not need yet, and the session's encoder is not asked far ahead.
     maxBufferLength: 12,
@@ -335,6 +425,7 @@ function attachHls() {
     fragLog({ loaded: data.frag.sn })
   })
   hls.on(Hls.Events.FRAG_LOADING, (_event, data) => fragLog({ loading: data.frag.sn }))
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => { if (data.frag.sn === 'initSegment') fragLog({ loaded: 'init' }) })
   hls.on(Hls.Events.BUFFER_APPENDED, () => mark('bufferAppended'))
   hls.on(Hls.Events.ERROR, (_event, data) => {
     player.errors.push({ type: data.type, details: data.details, fatal: data.fatal })
@@ -404,8 +495,16 @@ async function startPlay() {
   // CORS mode (the stream server allows any origin), so the picture can be read back (tests do).
   video.crossOrigin = 'anonymous'
   watchFrames()
-  if (useHlsJs) attachHls()
+  if (useHlsJs) {
+    attachHls()
+    prefetchFirstMedia = () => {
+      if (player.phase === 'waiting') for (const name of ['init.mp4', 'seg-0.m4s']) prefetch(new URL(name, url).href)
+    }
+  }
   setPhase('waiting', player.playMethod === 'hls' ? 'The agent is transcoding the first segment…' : 'The agent is opening the file…')
+  // `agentId` is set once a sync response has handed the session to an agent.
+  if (view.agentId) prefetchFirstMedia()
+  else if (!view.readyAt) void api('/api/reference/sessions/' + encodeURIComponent(sessionId)).then((fresh) => { if (fresh.agentId) prefetchFirstMedia() }, () => {})
   const via = await waitForReadiness(view, url)
   if (player.phase === 'failed') return
   player.readyVia = via
@@ -413,6 +512,7 @@ async function startPlay() {
   mark('readyKnown')
   $('readiness').textContent = via === 'probe' ? 'ready (found by HEAD probe)' : via === 'sse' ? 'ready (notified by the server)' : 'ready'
   setPhase('ready')
+  if (useHlsJs) prefetchFirstRequests(url)
   if (useHlsJs) hls.loadSource(url)
   else video.src = url
   try {
@@ -436,6 +536,7 @@ async function pollAgentState(sessionId) {
       }
       if (report && report.state === 'failed' && player.phase !== 'failed') fail('The agent could not play this: ' + (report.error || 'failed'))
       if (report && report.state === 'ready' && player.phase === 'waiting') probeNow()
+      if (view.agentId) prefetchFirstMedia()
     } catch {
       // the next poll tries again
     }
@@ -467,7 +568,7 @@ function wireControls() {
   video.addEventListener('waiting', () => {
     if (player.phase === 'playing') {
       $('overlay').hidden = false
-      $('overlay-text').textContent = 'Buffering…'
+      overlayText('Buffering…', true)
     }
   })
   video.addEventListener('play', () => { toggle.textContent = 'Pause' })

@@ -98,6 +98,11 @@ export const hlsSeekWarmupFrames = 0
 export const hlsSeekWarmupMaxSegments = 5
 /** How often the engine looks for newly written segments of the running ffmpeg. */
 export const hlsSegmentScanMs = 200
+/**
+ * A segment (1-5 MB) is read in chunks this large: one or a few thread-pool reads instead of
+ * 64 KiB ones, each of which waits its turn on a busy host (issue 17: ~40-80 ms for a 720p segment).
+ */
+export const hlsReadChunkBytes = 1024 * 1024
 /** Lines of ffmpeg's stderr kept for the error of a session that gave up. */
 export const ffmpegStderrTailLines = 20
 /** ffprobe gets this long per source before it is killed. */

@@ -1,29 +1,35 @@
-import * as defaults from '../config/defaults.js'
-import { basename } from 'node:path'
-import { fromCallback, fromPromise } from 'xstate'
-import type { Dispatcher } from 'undici'
-import { streamMaxRanges, streamServerHost } from '../config/defaults.js'
-import { timing, type AgentConfig } from '../config/schema.js'
-import { HlsUnavailableError, InternalError, SourceMissingError } from '../errors.js'
-import type { Logger } from '../log.js'
-import { sessionMachine, type SessionEvent, type SessionInput, type SessionMediaInput, type SessionReadyInput } from '../machines/session.machine.js'
-import type { SessionReport, StreamSession } from '../protocol/wire.js'
-import type { RouteHandler } from '../server/routes/context.js'
-import { createStreamServer, type SessionEntry, type SessionRegistry, type StreamServer, type StreamServerOptions } from '../server/stream-server.js'
-import { createStreamRoute } from '../server/routes/stream.js'
-import { mintStreamToken } from '../services/auth/stream-token.js'
-import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
-import type { HlsSource } from '../services/hls/engine.js'
-import type { ByteSource } from '../services/media/byte-source.js'
-import { createInProgressFileSource } from '../services/media/in-progress-file-source.js'
-import { createLocalFileSource } from '../services/media/local-file-source.js'
-import type { ServerApi } from '../services/http/server-api.js'
-import { createSessionSource, type SessionSource, type SessionSourceDeps } from '../services/media/session-source.js'
-import type { Closer } from './create-system.js'
-
 // Binds the pure session machine (src/machines/session.machine.ts) to the stream server's
 // registry, the byte sources, the HLS engine and the session-ready call, and starts the stream
 // server (docs/sessions.md, docs/stream-server.md "Wiring"). implementations.ts builds this part.
+import type { Dispatcher } from 'undici'
+import { fromCallback, fromPromise } from 'xstate'
+import { streamServerHost } from '../config/defaults.js'
+import { timing, type AgentConfig } from '../config/schema.js'
+import { HlsUnavailableError } from '../errors.js'
+import type { Logger } from '../log.js'
+import { sessionMachine, type SessionEvent, type SessionInput, type SessionMediaInput, type SessionReadyInput } from '../machines/session.machine.js'
+import type { StreamSession } from '../protocol/wire.js'
+import type { RouteHandler } from '../server/routes/context.js'
+import { createStreamServer, type SessionEntry, type StreamServer, type StreamServerOptions } from '../server/stream-server.js'
+import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
+import type { HlsSource } from '../services/hls/engine.js'
+import { createHlsInputs, hlsSourceOf, type HlsInput } from '../services/hls/inputs.js'
+import type { ServerApi } from '../services/http/server-api.js'
+import { openDirectSource, type OpenSourceDeps } from '../services/media/direct-source.js'
+import type { SessionSource, SessionSourceDeps } from '../services/media/session-source.js'
+import { createSessionRegistry, type MutableSessionRegistry } from '../services/sessions/registry.js'
+import type { SessionReportLedger } from '../services/sessions/report-ledger.js'
+import type { Closer } from './create-system.js'
+
+// What used to live here and is still imported from here (implementations.ts, tests): the
+// registry, the report ledger, direct sources and HLS inputs are services now.
+export { createSessionRegistry, type MutableSessionRegistry } from '../services/sessions/registry.js'
+export { createSessionReportLedger, type SessionReportLedger } from '../services/sessions/report-ledger.js'
+export { openDirectSource, type OpenSourceDeps } from '../services/media/direct-source.js'
+export {
+  createHlsInputs, fileCompleteIn, hlsInputScope, hlsSourceOf,
+  type HlsInput, type HlsInputOptions, type HlsInputs,
+} from '../services/hls/inputs.js'
 
 /** The HLS engine's contract (src/services/hls/engine.ts); an optional dependency of this part. */
 export interface HlsEngine {
@@ -42,238 +48,6 @@ export interface HlsEngine {
 
 export interface HlsSessionHandle {
   stop(): Promise<void>
-}
-
-// ---- the registry the stream server reads ------------------------------------------------------
-
-export interface MutableSessionRegistry extends SessionRegistry {
-  set(sessionId: string, entry: SessionEntry): void
-  /** Removes the entry only when it is still `entry` (a newer one for the same id stays). */
-  delete(sessionId: string, entry?: SessionEntry): void
-  readonly size: number
-}
-
-export function createSessionRegistry(): MutableSessionRegistry {
-  const entries = new Map<string, SessionEntry>()
-  return {
-    get: (sessionId) => entries.get(sessionId),
-    set: (sessionId, entry) => {
-      entries.set(sessionId, entry)
-    },
-    delete: (sessionId, entry) => {
-      if (entry === undefined || entries.get(sessionId) === entry) entries.delete(sessionId)
-    },
-    get size() {
-      return entries.size
-    },
-  }
-}
-
-// ---- what the next sync reports ----------------------------------------------------------------
-
-/**
- * The `sessions` of the sync request (protocol.md 1), fed by the session actors' `publish`
- * action. A session reports its state while its actor lives; `ended` is reported until one sync
- * carrying it succeeded, then the session is left out (docs/sessions.md "Reporting").
- */
-export interface SessionReportLedger {
-  publish(report: SessionReport): void
-  /** A session actor crashed: reported failed while the server lists it, then ended once. */
-  crashed(sessionId: string, error: string): void
-  /** Called when a cycle starts (SyncStateSource.collect). */
-  collect(): SessionReport[]
-  /** Called after every successful sync with the server's list. */
-  syncSucceeded(listed: readonly StreamSession[]): void
-  /** Whether a session is still starting (not ready, failed or ended); no side effect (library scans pause meanwhile, issue 16). */
-  anyStarting(): boolean
-  /** Calls `listener` whenever a session starts; returns the unsubscribe (library scans stop their ffprobe, issue 16). */
-  onStarting(listener: () => void): () => void
-}
-
-export function createSessionReportLedger(): SessionReportLedger {
-  const entries = new Map<string, { report: SessionReport; finalSent: boolean; crashed: boolean }>()
-  const startListeners = new Set<() => void>()
-  return {
-    publish(report) {
-      const wasStarting = entries.get(report.sessionId)?.report.state === 'starting'
-      entries.set(report.sessionId, { report, finalSent: false, crashed: false })
-      if (report.state === 'starting' && !wasStarting) for (const listener of startListeners) listener()
-    },
-    onStarting(listener) {
-      startListeners.add(listener)
-      return () => startListeners.delete(listener)
-    },
-    crashed(sessionId, error) {
-      const cacheHit = entries.get(sessionId)?.report.cacheHit ?? false
-      entries.set(sessionId, { report: { sessionId, state: 'failed', cacheHit, error }, finalSent: false, crashed: true })
-    },
-    collect() {
-      const reports: SessionReport[] = []
-      for (const entry of entries.values()) {
-        if (entry.report.state === 'ended') entry.finalSent = true
-        reports.push({ ...entry.report })
-      }
-      return reports
-    },
-    anyStarting() {
-      for (const entry of entries.values()) if (entry.report.state === 'starting') return true
-      return false
-    },
-    syncSucceeded(listed) {
-      const ids = new Set(listed.map((session) => session.sessionId))
-      for (const [sessionId, entry] of entries) {
-        if (entry.finalSent) entries.delete(sessionId)
-        else if (entry.crashed && !ids.has(sessionId)) {
-          // No actor will say `ended` for a crashed session: say it here, once.
-          entries.set(sessionId, { report: { sessionId, state: 'ended', cacheHit: entry.report.cacheHit }, finalSent: false, crashed: false })
-        }
-      }
-    },
-  }
-}
-
-// ---- sources ---------------------------------------------------------------------------------
-
-export type OpenSourceDeps = Omit<SessionSourceDeps, 'signal'>
-
-/**
- * The source of a direct-play session, proven to answer: a debrid link gets its one HEAD
- * (createSessionSource), a file is opened and fstat'ed (the descriptor then serves the first
- * player requests from the open-file cache). Throws what the source throws.
- */
-export async function openDirectSource(session: StreamSession, deps: OpenSourceDeps, signal: AbortSignal): Promise<SessionSource> {
-  const opened = await createSessionSource(session, { ...deps, signal })
-  try {
-    const probe = await opened.source.open(signal)
-    await probe.close()
-  } catch (error) {
-    await opened.dispose().catch(() => undefined)
-    throw error
-  }
-  return opened
-}
-
-/** What ffmpeg reads for an HLS session: the direct link when present, else the local path. */
-export function hlsSourceOf(session: StreamSession): string {
-  return session.DirectURL !== undefined && session.DirectURL !== '' ? session.DirectURL : session.filePath ?? ''
-}
-
-// ---- HLS input: a torrent file still downloading, served to the agent's own ffmpeg -----------
-
-/**
- * Token scope of the agent's loopback input route `/source/<sessionId>/<name>`. Only the agent
- * mints it (for its own ffprobe/ffmpeg); a player's `stream:` or `hls:` token never opens it, so
- * `/stream` still never serves an hls session (docs/hls.md "URL sources").
- */
-export const hlsInputScope = (sessionId: string): string => `source:${sessionId}`
-
-
-export interface HlsInput {
-  /** What the engine reads: the fixed path or DirectURL, or a reference minting loopback URLs. */
-  source: HlsSource
-  /** Withdraws the loopback input (the identical 404 from then on); idempotent. */
-  release(): void
-}
-
-export interface HlsInputOptions {
-  /** The torrent engine's incomplete files (tasks-part `inProgressFile`). */
-  inProgress?: SessionSourceDeps['inProgress']
-  /** True once every piece of a task's file is verified (it is then read from disk). */
-  fileComplete?: (filePath: string) => boolean
-  /** How a complete file is read (`[stream] inline_reads`). */
-  localFile?: SessionSourceDeps['localFile']
-  secret: () => string | undefined
-  /** The stream server's local URL (`http://127.0.0.1:<port>`), known once it listens. */
-  baseUrl: () => string | undefined
-  now?: () => number
-  tokenTtlSeconds?: number
-}
-
-export interface HlsInputs {
-  /** The stream server's `routes.source` handler. */
-  route: ReturnType<typeof createStreamRoute>
-  registry: MutableSessionRegistry
-  /** Throws when the file is in progress but no loopback URL can be made (no secret yet). */
-  open(session: StreamSession): HlsInput
-}
-
-/**
- * The inputs of HLS sessions (contract 4.3.6; issue 6): a DirectURL or a local path as they are;
- * a torrent file still downloading as a loopback URL whose reads wait for (and prioritise) their
- * pieces, with Range, so ffprobe, every ffmpeg run and the subtitle extraction read real bytes
- * (the file on disk is sparse until then) and get the URL flags (reconnect, -rw_timeout).
- */
-export function createHlsInputs(options: HlsInputOptions): HlsInputs {
-  const registry = createSessionRegistry()
-  const now = options.now ?? Date.now
-  const ttl = options.tokenTtlSeconds ?? defaults.hlsInputTokenTtlSeconds
-  const complete = (filePath: string): boolean => options.fileComplete?.(filePath) === true
-  const route = createStreamRoute({ sessions: registry, maxRanges: streamMaxRanges, scope: hlsInputScope, serves: () => true })
-
-  // The torrent's stream while the file is incomplete; the local file once it is complete (a
-  // torrent that finished seeding leaves the engine, and a reconnecting ffmpeg must still read).
-  const inputSource = (filePath: string): ByteSource => {
-    const local = createLocalFileSource(filePath, options.localFile)
-    return {
-      label: `hls-input:${basename(filePath)}`,
-      open(signal) {
-        const torrent = options.inProgress?.(filePath)
-        if (torrent !== undefined) return createInProgressFileSource(torrent).open(signal)
-        if (complete(filePath)) return local.open(signal)
-        return Promise.reject(new SourceMissingError(`${basename(filePath)} is neither downloading nor complete`, { details: { filePath } }))
-      },
-    }
-  }
-
-  return {
-    route,
-    registry,
-    open(session) {
-      const fixed = hlsSourceOf(session)
-      const filePath = session.filePath
-      const inProgress = session.DirectURL === undefined || session.DirectURL === ''
-        ? (filePath !== undefined && filePath !== '' ? options.inProgress?.(filePath) : undefined)
-        : undefined
-      if (inProgress === undefined || filePath === undefined) return { source: fixed, release: () => {} }
-      const { sessionId } = session
-      const secret = options.secret()
-      const base = options.baseUrl()
-      if (secret === undefined || secret === '' || base === undefined) {
-        throw new InternalError(`cannot serve ${basename(filePath)} (still downloading) to ffmpeg: the stream server or the signing secret is not there yet`)
-      }
-      const entry: SessionEntry = { session, source: inputSource(filePath) }
-      registry.set(sessionId, entry)
-      const path = `${base}/source/${encodeURIComponent(sessionId)}/${encodeURIComponent(basename(filePath))}`
-      return {
-        source: {
-          id: filePath,
-          current: () => {
-            // Optional step of the issue: once complete, new runs read the file from disk.
-            if (complete(filePath)) return filePath
-            const token = mintStreamToken({ secret: options.secret() ?? secret, scope: hlsInputScope(sessionId), expiresAtSeconds: Math.floor(now() / 1000) + ttl })
-            return `${path}?token=${token}`
-          },
-        },
-        release: () => registry.delete(sessionId, entry),
-      }
-    },
-  }
-}
-
-/**
- * `fileComplete` for createHlsInputs from the tasks part: the engine's live view first (it knows
- * the moment the last piece is verified), then the task's last report (a finished torrent has left
- * the engine; its files stay).
- */
-export function fileCompleteIn(tasks: {
-  reports(): readonly { infoHash?: string; files: readonly { path: string; progress: number }[] }[]
-  engine: { stats(infoHash: string): { files: readonly { path: string; progress: number }[] } | undefined }
-}): (filePath: string) => boolean {
-  return (filePath) => tasks.reports().some((task) => {
-    const live = task.infoHash ? tasks.engine.stats(task.infoHash)?.files.find((file) => file.path === filePath) : undefined
-    const file = live ?? task.files.find((candidate) => candidate.path === filePath)
-    return file !== undefined && file.progress >= 1
-  })
 }
 
 // ---- the machine, bound ------------------------------------------------------------------------

@@ -282,7 +282,7 @@ describe('failures and processes', () => {
     const clock = new SimulatedClock()
     const lines: string[] = []
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) })
-    const stalled = await startEngineKit({ ffmpegPath: fake, clock, logger })
+    const stalled = await startEngineKit({ ffmpegPath: fake, clock, logger, segmentWaitMs: 300 })
     try {
       let timeouts = 0
       let ready = 0
@@ -294,6 +294,7 @@ describe('failures and processes', () => {
       expect(await waitUntil(async () => stalled.engine.inspect()[0]?.state === 'encoding', 10_000)).toBe(true)
       // Not ready: the playlists are not there yet, so a player's HEAD probe keeps retrying.
       expect((await fetch(`${stalled.base('stalled')}/master.m3u8`, { method: 'HEAD' })).status).toBe(404)
+      // init.mp4 waits for a closed segment like a segment ahead of the encoder (segmentWaitMs), then 404s.
       expect((await fetchBytes(`${stalled.base('stalled')}/init.mp4`)).status).toBe(404)
       // The simulated clock fires due timers inside increment(), so each outcome is there at once.
       clock.increment(59_999)
@@ -310,6 +311,30 @@ describe('failures and processes', () => {
       await stalled.close()
     }
   }, 30_000)
+
+  it('init.mp4 and the first segment asked for before readiness arrive when the segment closes, while the playlists still answer 404', async () => {
+    const early = await startEngineKit()
+    try {
+      const source = await fixtures.get('h264-360p')
+      // Asked the moment the session starts (before the probe has answered), as the reference player does.
+      const session = startSession(early, 'early', source)
+      const [init, segment, master] = await Promise.all([
+        fetchBytes(`${early.base('early')}/init.mp4`),
+        fetchBytes(`${early.base('early')}/seg-0.m4s`),
+        fetch(`${early.base('early')}/master.m3u8`, { method: 'HEAD' }),
+      ])
+      expect(master.status).toBe(404)
+      expect(init.status).toBe(200)
+      expect(segment.status).toBe(200)
+      await session.ready
+      // The same files a player gets after readiness, and they decode: 2 s of frames.
+      expect((await fetchBytes(`${early.base('early')}/init.mp4`)).body.equals(init.body)).toBe(true)
+      expect(await segmentFrameHashes(init.body, segment.body)).toHaveLength(60)
+      await session.handle.stop()
+    } finally {
+      await early.close()
+    }
+  }, 60_000)
 
   it('a segment not written within the bounded wait answers 404, so the player retries', async () => {
     const slow = await startEngineKit({ extraInputArgs: ['-readrate', '1'], segmentWaitMs: 300, seekAheadSegments: 100 })

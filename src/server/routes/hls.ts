@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
+import { hlsReadChunkBytes } from '../../config/defaults.js'
 import type { RouteContext, RouteHandler } from './context.js'
 import { commonHeaders, sendNotFound } from './responses.js'
 
@@ -75,7 +76,7 @@ export function createHlsRoute(provider: HlsResourceProvider): RouteHandler {
       }
       // The session learns that a player fetches its media (session.machine.ts `playing`).
       provider.served?.(sessionId, name)
-      const stream = createReadStream('', { fd: handle, autoClose: false, start: 0, end: size - 1 })
+      const stream = createReadStream('', { fd: handle, autoClose: false, start: 0, end: size - 1, highWaterMark: hlsReadChunkBytes })
       await pipeline(stream, res, { signal: context.signal }).catch(() => res.destroy())
     } finally {
       await handle.close().catch(() => {})

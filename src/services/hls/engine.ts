@@ -4,8 +4,8 @@
 // ffmpeg at a segment a player seeks to. The session actor (session.machine.ts) calls start()
 // and stop(); it posts session-ready and reports failures to the sync.
 import { EventEmitter } from 'node:events'
-import { watch, type FSWatcher } from 'node:fs'
-import { access, mkdir, readdir, rename, rm } from 'node:fs/promises'
+import { mkdirSync, watch, type FSWatcher } from 'node:fs'
+import { access, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createActor, fromCallback, fromPromise, type Actor } from 'xstate'
 import {
@@ -383,10 +383,23 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     })
   }
 
+  /** Until the store and probe step has settled (ffmpeg running, a cache HIT, or failed). */
+  const settled = async (live: LiveSession, signal: AbortSignal): Promise<void> => {
+    const starting = () => !live.hit && ['starting', 'probing'].includes(stateOf(live))
+    if (starting()) await waitFor(live, async () => (starting() ? undefined : true), segmentWaitMs, signal)
+  }
+
   const resolve = async (sessionId: string, name: string, signal: AbortSignal): Promise<HlsResource | undefined> => {
     const live = sessions.get(sessionId)
-    if (live?.hit && !live.stopping) return resolveCached(live, name)
-    if (!live || live.stopping || !live.plan || !live.firstArgs || !live.probe) return undefined
+    if (!live || live.stopping) return undefined
+    // A player may ask for init.mp4 and the first segment before readiness (the reference player
+    // does: they then travel while the readiness notice does); they wait like a segment ahead of
+    // the encoder, bounded by segmentWaitMs ("Seeking" 2). Playlists never wait: a HEAD probe of
+    // master.m3u8 must answer 404 until the session is ready.
+    const media = name === 'init.mp4' || segmentName.test(name)
+    if (media) await settled(live, signal)
+    if (live.hit && !live.stopping) return resolveCached(live, name)
+    if (live.stopping || !live.plan || !live.firstArgs || !live.probe) return undefined
     if (name === 'master.m3u8' || name === 'index.m3u8') {
       // Playlists appear with the first segment, so a player's HEAD probe sees readiness.
       if (!(await isReadyNow(live))) return undefined
@@ -394,7 +407,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       return { kind: 'text', contentType: 'application/vnd.apple.mpegurl', body: masterBody(live) }
     }
     if (name === 'init.mp4') {
-      const path = await locateInit(live)
+      // Complete only once a run has closed a segment (docs/hls.md "Readiness"): wait for that while ffmpeg runs.
+      const path = (await locateInit(live)) ?? (stateOf(live) === 'encoding' ? await waitFor(live, () => locateInit(live), segmentWaitMs, signal) : undefined)
       return path ? { kind: 'file', path, contentType: 'video/mp4', immutable: true } : undefined
     }
     const segment = segmentName.exec(name)
@@ -504,7 +518,9 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   /** Starts run 0 on assumed facts while ffprobe runs (the probe costs a process start-up). */
   const speculate = async (live: LiveSession, entry: SegmentStoreEntry): Promise<void> => {
     const dir = join(entry.dir, 'run-0')
-    await mkdir(dir, { recursive: true })
+    // Synchronous (one short syscall): an await here is a trip through the thread pool, which a
+    // busy process (the page being served beside it) can delay by tens of ms before ffmpeg starts.
+    mkdirSync(dir, { recursive: true })
     if (live.stopping) return
     const source = live.sourceNow()
     const built = argsFor(live, 0, dir, assumedFacts(live.session), source)
@@ -597,6 +613,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         live.speculation = undefined
         const built = adopted?.built ?? argsFor(live, input.startSegment, dir)
         live.runs.set(input.run, { run: input.run, dir, keepFrom: input.startSegment })
+        // Requests waiting for the probe step look again now (resolve: `settled`).
+        live.written.emit('written')
         let highest = -1
         const scan = async (): Promise<void> => {
           const names = await readdir(dir).catch(() => [] as string[])
@@ -612,7 +630,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           }
         }
         void (async () => {
-          if (!adopted) await mkdir(dir, { recursive: true })
+          // Synchronous, like the run before the probe: a seek's restart should not queue behind the thread pool.
+          if (!adopted) mkdirSync(dir, { recursive: true })
           if (disposed) return
           proc = adopted?.proc ?? spawnFfmpeg(live, input.run, built.args)
           live.log.debug({ run: input.run, startSegment: input.startSegment, firstWritten: built.firstWrittenSegment, pid: proc.pid }, 'ffmpeg started')
@@ -678,6 +697,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       notifyFailed: ({ context }) => {
         const error = live.probeError ?? new TranscodeFailedError(context.error?.message ?? 'ffmpeg failed', { details: { stderr: context.stderrTail, restarts: context.restarts } })
         live.log.error({ err: { code: (error as AgentError).code, message: error.message } }, 'hls session failed')
+        live.written.emit('written')
         safely(live, () => live.events.onFailed(error))
       },
     },
@@ -744,6 +764,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           // A verified complete entry: ready as soon as the session starts (contract 3, 6.3).
           live.hit = true
           live.readySeen = true
+          live.written.emit('written')
           live.log.info({}, 'hls session ready: cache hit')
           safely(live, () => live.events.onReady({ cacheHit: true }))
           return
