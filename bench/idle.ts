@@ -14,7 +14,9 @@
 // - wakeupsPerMinute: context switches (voluntary + involuntary) of every thread of the process
 //   over the window, per minute: each is the process being woken up or preempted.
 //
-// BENCH_IDLE_CLI runs another build (e.g. the previous commit's dist/cli.js) for a before/after.
+// BENCH_IDLE_CLI runs another build (e.g. the previous commit's dist/cli.js) for a before/after;
+// BENCH_IDLE_NODE_FLAGS (space-separated) adds Node/V8 flags to the daemon's command line, to
+// measure a setting before it goes into the daemon's start (docs/operations.md "Idle footprint").
 // Prints ONE JSON line; the anchor is the 60 MiB goal (ratio < 1 meets it).
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
@@ -30,6 +32,7 @@ import { freePort } from '../test/helpers/ports.js'
 const windowSeconds = Number(process.env.BENCH_IDLE_S ?? 60)
 const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_S ?? 10)
 const cli = process.env.BENCH_IDLE_CLI ?? cliPath
+const nodeFlags = (process.env.BENCH_IDLE_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '')
 const goalMiB = 60
 const clockTicks = 100 // USER_HZ on Linux
 const MiB = 1024 * 1024
@@ -92,7 +95,7 @@ export async function main(): Promise<void> {
     extraToml: '[downloads.torrent]\ndht = false\nlsd = false\nnat_traversal = false\n',
   }))
   const registered = server.waitFor('register', undefined, 30_000)
-  const child = spawn(process.execPath, [cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeFlags, cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })
   const pid = child.pid!
@@ -114,6 +117,7 @@ export async function main(): Promise<void> {
       bench: 'idle',
       node: process.version,
       cli: cli === cliPath ? 'dist/cli.js' : cli,
+      ...(nodeFlags.length > 0 ? { nodeFlags: nodeFlags.join(' ') } : {}),
       loadavg1m: round(loadavg()[0]!),
       cpus: availableParallelism(),
       windowSeconds,

@@ -1,5 +1,9 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http'
+
+// Not `import { ... } from 'node:http'`: an ESM import of node:http reads every export, and its
+// lazy WebSocket getter loads Node's bundled undici (~6 MiB RSS idle; docs/operations.md "Idle footprint").
+const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http')
+const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https')
 
 // A small HTTP/1.1 client on node:http/node:https for the control plane's calls (JSON requests,
 // the SSE stream and the wake long-poll). Why not undici: the daemon already loads node:http for
