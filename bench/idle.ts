@@ -14,11 +14,13 @@
 // - wakeupsPerMinute: context switches (voluntary + involuntary) of every thread of the process
 //   over the window, per minute: each is the process being woken up or preempted.
 //
-// BENCH_IDLE_CLI runs another build (e.g. the previous commit's dist/cli.js) for a before/after;
-// BENCH_IDLE_NODE_FLAGS (space-separated) adds Node/V8 flags to the daemon's command line, to
-// measure a setting before it goes into the daemon's start (docs/operations.md "Idle footprint").
+// BENCH_IDLE_CLI runs another build (e.g. the previous commit's dist/cli.js) for a before/after.
+// The daemon runs with the Node flags of the CLI's shebang (`#!/usr/bin/env -S node <flags>`), as
+// `media-agent daemon` runs under systemd or in the container; BENCH_IDLE_NODE_FLAGS (space-
+// separated, empty for none) replaces them, to measure a setting (docs/operations.md "Idle footprint").
 // Prints ONE JSON line; the anchor is the 60 MiB goal (ratio < 1 meets it).
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,7 +34,8 @@ import { freePort } from '../test/helpers/ports.js'
 const windowSeconds = Number(process.env.BENCH_IDLE_S ?? 60)
 const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_S ?? 10)
 const cli = process.env.BENCH_IDLE_CLI ?? cliPath
-const nodeFlags = (process.env.BENCH_IDLE_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '')
+const shebangFlags = /^#!\/usr\/bin\/env -S node (.*)$/m.exec(readFileSync(cli, 'utf8').split('\n', 1)[0]!)?.[1] ?? ''
+const nodeFlags = (process.env.BENCH_IDLE_NODE_FLAGS ?? shebangFlags).split(' ').filter((flag) => flag !== '')
 const goalMiB = 60
 const clockTicks = 100 // USER_HZ on Linux
 const MiB = 1024 * 1024
@@ -117,7 +120,7 @@ export async function main(): Promise<void> {
       bench: 'idle',
       node: process.version,
       cli: cli === cliPath ? 'dist/cli.js' : cli,
-      ...(nodeFlags.length > 0 ? { nodeFlags: nodeFlags.join(' ') } : {}),
+      nodeFlags: nodeFlags.join(' '),
       loadavg1m: round(loadavg()[0]!),
       cpus: availableParallelism(),
       windowSeconds,
