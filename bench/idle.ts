@@ -5,6 +5,8 @@
 // BENCH_IDLE_SETTLE_S (default 10 s) for start-up work to finish, then watches BENCH_IDLE_S
 // (default 60 s). Figures, read from /proc (Linux):
 //
+// - registerSeconds: from spawning the daemon to its register request at the server (start-up
+//   time: module loading, the encoder probe register waits for, the admin and stream listeners).
 // - rssMiB: resident set at the end of the window; peakRssMiB: VmHWM, the high-water mark
 //   since the process started (the start-up peak).
 // - anonMiB: the anonymous (private) part of rssMiB; the rest is file-backed, mostly the node
@@ -98,12 +100,14 @@ export async function main(): Promise<void> {
     extraToml: '[downloads.torrent]\ndht = false\nlsd = false\nnat_traversal = false\n',
   }))
   const registered = server.waitFor('register', undefined, 30_000)
+  const spawnedAt = performance.now()
   const child = spawn(process.execPath, [...nodeFlags, cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })
   const pid = child.pid!
   try {
     await registered
+    const registerSeconds = (performance.now() - spawnedAt) / 1000
     if (server.connections().downlink === 0) await server.waitFor('sseOpen', undefined, 30_000)
     log(`daemon ${pid} registered, SSE open; settling ${settleSeconds} s, then watching ${windowSeconds} s`)
     await delay(settleSeconds * 1000)
@@ -124,6 +128,7 @@ export async function main(): Promise<void> {
       loadavg1m: round(loadavg()[0]!),
       cpus: availableParallelism(),
       windowSeconds,
+      registerSeconds: round(registerSeconds),
       rssMiB: round(rssMiB, 1),
       peakRssMiB: round(peakRssMiB, 1),
       anonMiB: round(anonMiB, 1),
