@@ -5,6 +5,8 @@
 // BENCH_IDLE_SETTLE_S (default 10 s) for start-up work to finish, then watches BENCH_IDLE_S
 // (default 60 s). Figures, read from /proc (Linux):
 //
+// - registerSeconds: from spawning the daemon to its register request at the server (start-up
+//   time: module loading, the encoder probe register waits for, the admin and stream listeners).
 // - rssMiB: resident set at the end of the window; peakRssMiB: VmHWM, the high-water mark
 //   since the process started (the start-up peak).
 // - anonMiB: the anonymous (private) part of rssMiB; the rest is file-backed, mostly the node
@@ -15,8 +17,12 @@
 //   over the window, per minute: each is the process being woken up or preempted.
 //
 // BENCH_IDLE_CLI runs another build (e.g. the previous commit's dist/cli.js) for a before/after.
+// The daemon runs with the Node flags of the CLI's shebang (`#!/usr/bin/env -S node <flags>`), as
+// `media-agent daemon` runs under systemd or in the container; BENCH_IDLE_NODE_FLAGS (space-
+// separated, empty for none) replaces them, to measure a setting (docs/operations.md "Idle footprint").
 // Prints ONE JSON line; the anchor is the 60 MiB goal (ratio < 1 meets it).
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,6 +37,8 @@ import { contextSwitches, cpuSeconds, statusField, switchesBetween } from './_pr
 const windowSeconds = Number(process.env.BENCH_IDLE_S ?? 60)
 const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_S ?? 10)
 const cli = process.env.BENCH_IDLE_CLI ?? cliPath
+const shebangFlags = /^#!\/usr\/bin\/env -S node (.*)$/m.exec(readFileSync(cli, 'utf8').split('\n', 1)[0]!)?.[1] ?? ''
+const nodeFlags = (process.env.BENCH_IDLE_NODE_FLAGS ?? shebangFlags).split(' ').filter((flag) => flag !== '')
 const goalMiB = 60
 const MiB = 1024 * 1024
 const log = (message: string) => process.stderr.write(`[bench idle] ${message}\n`)
@@ -65,12 +73,14 @@ export async function main(): Promise<void> {
     extraToml: '[downloads.torrent]\ndht = false\nlsd = false\nnat_traversal = false\n',
   }))
   const registered = server.waitFor('register', undefined, 30_000)
-  const child = spawn(process.execPath, [cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const spawnedAt = performance.now()
+  const child = spawn(process.execPath, [...nodeFlags, cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })
   const pid = child.pid!
   try {
     await registered
+    const registerSeconds = (performance.now() - spawnedAt) / 1000
     if (server.connections().downlink === 0) await server.waitFor('sseOpen', undefined, 30_000)
     log(`daemon ${pid} registered, SSE open; settling ${settleSeconds} s, then watching ${windowSeconds} s`)
     await delay(settleSeconds * 1000)
@@ -88,9 +98,11 @@ export async function main(): Promise<void> {
       bench: 'idle',
       node: process.version,
       cli: cli === cliPath ? 'dist/cli.js' : cli,
+      nodeFlags: nodeFlags.join(' '),
       loadavg1m: round(loadavg()[0]!),
       cpus: availableParallelism(),
       windowSeconds,
+      registerSeconds: round(registerSeconds),
       rssMiB: round(rssMiB, 1),
       peakRssMiB: round(peakRssMiB, 1),
       anonMiB: round(anonMiB, 1),

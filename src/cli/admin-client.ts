@@ -1,4 +1,3 @@
-import { request } from 'undici'
 import { join } from 'node:path'
 import { readFile, stat } from 'node:fs/promises'
 import { userInfo } from 'node:os'
@@ -32,6 +31,8 @@ export function adminClient(config: AgentConfig): AdminClient {
     }
     let response
     try {
+      // Loaded per call: the daemon's own start (`media-agent daemon`) goes through this CLI and never calls it.
+      const { request } = await import('undici')
       response = await request(`${base}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

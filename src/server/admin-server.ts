@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http'
+import type { IncomingMessage, ServerResponse, Server } from 'node:http'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { isIP } from 'node:net'
 import type { Logger } from '../log.js'
@@ -6,6 +6,10 @@ import { AgentError } from '../errors.js'
 import type { InspectionHub, InspectionRecord } from '../system/inspection.js'
 import type { ActorNode } from '../system/actor-tree.js'
 import { adminBodyLimitBytes, adminEventsKeepAliveMs } from '../config/defaults.js'
+
+// Not `import { ... } from 'node:http'`: an ESM import of node:http reads every export, and its
+// lazy WebSocket getter loads Node's bundled undici (~6 MiB RSS idle; docs/operations.md "Idle footprint").
+const { createServer } = process.getBuiltinModule('node:http')
 
 // The admin listener (protocol.md 6): loopback only, every route behind the admin token.
 // The CLI is a thin client of these routes (design.md house rule 7).

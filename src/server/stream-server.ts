@@ -1,7 +1,7 @@
 // The agent's stream server (contract 1.3, 1.4, 1.11, 4.2, 5; protocol.md 2): direct play under
 // /stream, thumbnails under /thumbnail, HLS under /hls (its routes come with the HLS issue).
 // Every miss answers one fixed 404 (routes/responses.ts). docs/stream-server.md is the manual.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
   streamMaxRanges,
@@ -25,6 +25,10 @@ import { parseRequestTarget } from './routes/request-target.js'
 import { sendNotFound, sendStatus } from './routes/responses.js'
 import { createStreamRoute, type SessionRegistry } from './routes/stream.js'
 import { createThumbnailRoute } from './routes/thumbnail.js'
+
+// Not `import { ... } from 'node:http'`: an ESM import of node:http reads every export, and its
+// lazy WebSocket getter loads Node's bundled undici (~6 MiB RSS idle; docs/operations.md "Idle footprint").
+const { createServer } = process.getBuiltinModule('node:http')
 
 export type { RouteContext, RouteHandler } from './routes/context.js'
 export type { SessionEntry, SessionRegistry } from './routes/stream.js'

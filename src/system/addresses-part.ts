@@ -3,7 +3,7 @@ import type { Logger } from '../log.js'
 import { timing, type AgentConfig } from '../config/schema.js'
 import { addressesMachine, type AddressesContext, type AddressesInput } from '../machines/addresses.machine.js'
 import { isPublicIPv4, streamServerAddresses } from '../services/net/addresses.js'
-import { createUpnpMapper, type UpnpMapper } from '../services/net/upnp.js'
+import type { UpnpMapper } from '../services/net/upnp.js'
 import type { StreamServerInfo } from '../protocol/wire.js'
 import type { Closer } from './create-system.js'
 
@@ -22,7 +22,7 @@ export interface AddressesPartOptions {
 export function createAddressesPart(options: AddressesPartOptions) {
   const { config } = options
   const log = options.logger.child({ component: 'addresses' })
-  const mapper = options.mapper ?? createUpnpMapper()
+  const mapper = options.mapper ?? lazyUpnpMapper()
   let upnpIp: string | undefined
   // A LAN without a UPnP router fails every retry: say so once, then quietly until it works.
   let failureLogged = false
@@ -68,6 +68,18 @@ export function createAddressesPart(options: AddressesPartOptions) {
     },
     attach: (get: () => AnyActorRef | undefined) => {
       actor = get
+    },
+  }
+}
+
+/** The UPnP client (nat-api, its XML parser, undici) loads on the first mapping: with `upnp = false` never. */
+function lazyUpnpMapper(): UpnpMapper {
+  let loaded: Promise<UpnpMapper> | undefined
+  const load = () => (loaded ??= import('../services/net/upnp.js').then(({ createUpnpMapper }) => createUpnpMapper()))
+  return {
+    map: async (port) => (await load()).map(port),
+    close: async () => {
+      if (loaded !== undefined) await (await loaded).close()
     },
   }
 }

@@ -3,8 +3,7 @@ import { fromCallback, fromPromise, type AnyActorRef } from 'xstate'
 import type { Logger } from '../log.js'
 import { timing, type AgentConfig } from '../config/schema.js'
 import { funnelMachine, funnelRestartDelayMs, funnelStateName, type FunnelContext, type FunnelEvent, type FunnelInput, type HelperInput } from '../machines/funnel.machine.js'
-import { ensureHelper } from '../services/funnel/helper-download.js'
-import { startHelperRun, type HelperRun } from '../services/funnel/helper-process.js'
+import type { HelperRun } from '../services/funnel/helper-process.js'
 import type { AdminRoute } from '../server/admin-server.js'
 import type { FunnelStatus } from '../protocol/wire.js'
 import type { Closer } from './create-system.js'
@@ -35,7 +34,8 @@ export function createFunnelPart(options: FunnelPartOptions) {
   const logic = funnelMachine.provide({
     actors: {
       // Turning the funnel off (or stopping the agent) mid-download aborts the download.
-      ensureHelper: fromPromise(({ signal }) => ensureHelper({
+      // The helper's modules (and undici) load on first use: an agent with the funnel off never pays for them.
+      ensureHelper: fromPromise(async ({ signal }) => (await import('../services/funnel/helper-download.js')).ensureHelper({
         signal,
         helperPath: config.funnel.helperPath,
         managedPath: managedHelperPath(config.daemon.stateDir),
@@ -44,18 +44,25 @@ export function createFunnelPart(options: FunnelPartOptions) {
       })),
       helper: fromCallback<FunnelEvent, HelperInput>(({ input, sendBack }) => {
         let live = true
-        const run: HelperRun = startHelperRun({
-          helperPath: input.helperPath,
-          streamPort: config.stream.port,
-          pollMs: timing(config, 'funnelReadyPollMs'),
-          // After the cleanup below, a late exit of this run must not count against the next one.
-          onEvent: (event) => {
-            if (live) sendBack(event)
-          },
+        let run: HelperRun | undefined
+        void import('../services/funnel/helper-process.js').then(({ startHelperRun }) => {
+          if (!live) return
+          run = startHelperRun({
+            helperPath: input.helperPath,
+            streamPort: config.stream.port,
+            pollMs: timing(config, 'funnelReadyPollMs'),
+            // After the cleanup below, a late exit of this run must not count against the next one.
+            onEvent: (event) => {
+              if (live) sendBack(event)
+            },
+          })
+          log.info({ helperPath: input.helperPath }, 'tunnel helper started')
+        }, (err: unknown) => {
+          if (live) sendBack({ type: 'funnel.helper.exited', code: null, signal: null, rateLimited: false, stderrTail: [String((err as Error)?.message ?? err)] })
         })
-        log.info({ helperPath: input.helperPath }, 'tunnel helper started')
         return () => {
           live = false
+          if (run === undefined) return
           const stopped = run.stop().catch((err: unknown) => log.warn({ err }, 'tunnel helper did not stop cleanly'))
           running.add(stopped)
           void stopped.finally(() => running.delete(stopped))

@@ -20,8 +20,7 @@ import type { AdminRoute } from '../server/admin-server.js'
 import { createProbeService, type ProbeService } from '../services/ffmpeg/probe.js'
 import type { ServerApi } from '../services/http/server-api.js'
 import { ackedOf, diffLibrary, itemCount, planUpload, type AckedLibrary } from '../services/library/diff.js'
-import { createLibraryIndexStore } from '../services/library/library-index.js'
-import { createLibraryScanner, type ScanResult } from '../services/library/scanner.js'
+import type { LibraryScanner, ScanResult } from '../services/library/scanner.js'
 import { createLibraryWatcher, type LibraryWatcher } from '../services/library/watcher.js'
 import type { Closer } from './create-system.js'
 
@@ -69,21 +68,28 @@ export function createLibraryPart(options: LibraryPartOptions) {
   const log = options.logger.child({ component: 'library' })
   const roots = [...new Set(config.library.paths)]
   const probe = options.probe ?? createProbeService({ ffprobePath: config.transcode.ffprobePath || undefined, logger: log.child({ part: 'probe' }) })
-  const scanner = createLibraryScanner({
-    index: createLibraryIndexStore({ stateDir: config.daemon.stateDir, logger: log }),
-    inspect: (path, probeOptions) => probe.inspect(path, probeOptions),
-    logger: log,
-    probeConcurrency: timing(config, 'libraryProbeConcurrency'),
-    probeNiceness: options.probeNiceness ?? defaults.libraryProbeNice,
-    fsConcurrency: timing(config, 'libraryFsConcurrency'),
-    yieldEvery: defaults.libraryYieldEveryFiles,
-    skipExamples: defaults.librarySkipExamples,
-    progressLogMs: timing(config, 'libraryProgressLogMs'),
-    ...(options.playbackStarting
-      ? { playbackStarting: options.playbackStarting, pauseMs: timing(config, 'libraryPlaybackPauseMs'), pauseMaxMs: timing(config, 'readinessDeadlineMs') }
-      : {}),
-    ...(options.onPlaybackStart ? { onPlaybackStart: options.onPlaybackStart } : {}),
-  })
+  // The scanner and its index load with the first scan: an agent without library roots never pays for them.
+  let scanner: LibraryScanner | undefined
+  let scannerLoad: Promise<LibraryScanner> | undefined
+  const loadScanner = () => (scannerLoad ??= scannerFor().then((created) => (scanner = created)))
+  const scannerFor = async () => {
+    const [{ createLibraryScanner }, { createLibraryIndexStore }] = await Promise.all([import('../services/library/scanner.js'), import('../services/library/library-index.js')])
+    return createLibraryScanner({
+      index: createLibraryIndexStore({ stateDir: config.daemon.stateDir, logger: log }),
+      inspect: (path, probeOptions) => probe.inspect(path, probeOptions),
+      logger: log,
+      probeConcurrency: timing(config, 'libraryProbeConcurrency'),
+      probeNiceness: options.probeNiceness ?? defaults.libraryProbeNice,
+      fsConcurrency: timing(config, 'libraryFsConcurrency'),
+      yieldEvery: defaults.libraryYieldEveryFiles,
+      skipExamples: defaults.librarySkipExamples,
+      progressLogMs: timing(config, 'libraryProgressLogMs'),
+      ...(options.playbackStarting
+        ? { playbackStarting: options.playbackStarting, pauseMs: timing(config, 'libraryPlaybackPauseMs'), pauseMaxMs: timing(config, 'readinessDeadlineMs') }
+        : {}),
+      ...(options.onPlaybackStart ? { onPlaybackStart: options.onPlaybackStart } : {}),
+    })
+  }
 
   let actor: () => AnyActorRef | undefined = () => undefined
   const send = (event: { type: 'library.scan'; full?: boolean } | { type: 'library.changed' } | { type: 'library.unreliable' }) => actor()?.send(event)
@@ -110,7 +116,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
   const logic = libraryMachine.provide({
     actors: {
       scan: fromPromise<LibraryScanOutput, { roots: string[] }>(async ({ input, signal }) => {
-        const result = await scanner.scan(input.roots, { signal })
+        const result = await (await loadScanner()).scan(input.roots, { signal })
         latest = result
         await watcher?.update(result.dirs)
         const delta = diffLibrary(acked, result.snapshot)
@@ -155,7 +161,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
     const ctx = context()
     const scan = ctx?.lastScan
     const upload = ctx?.lastUpload
-    const progress = scanner.progress()
+    const progress = scanner?.progress()
     return {
       state: libraryStateOf(stateValue()),
       roots,
@@ -174,7 +180,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
             bytes: upload?.bytes ?? 0,
           }
         : null,
-      ...(progress.running ? { progress: { files: progress.files, probed: progress.probed, toProbe: progress.toProbe } } : {}),
+      ...(progress?.running ? { progress: { files: progress.files, probed: progress.probed, toProbe: progress.toProbe } } : {}),
       watched: watcher?.watched() ?? 0,
       ...(ctx?.error ? { error: ctx.error } : {}),
     }

@@ -7,8 +7,8 @@ import type { ServerApi } from '../services/http/server-api.js'
 import type { UpgradeOffer, UpgradeResult } from '../protocol/wire.js'
 import * as defaults from '../config/defaults.js'
 import { upgradeMachine, upgradeStatusOf, type UpgradeContext, type UpgradeInput, type UpgradeSupervisor } from '../machines/upgrade.machine.js'
-import { createArtifactDownloader, type ArtifactDownloader } from '../services/upgrade/artifact-download.js'
-import { createInstaller, type Installer } from '../services/upgrade/installer.js'
+import type { ArtifactDownloader } from '../services/upgrade/artifact-download.js'
+import type { Installer } from '../services/upgrade/installer.js'
 import { detectSupervisor, supervisorEnvVar, unknownSupervisorValue } from '../services/upgrade/supervisor.js'
 import { emptyUpgradeState, readUpgradeState, updateUpgradeState, upgradeStatePath, versionsDir, type UpgradeState } from '../services/upgrade/upgrade-store.js'
 import { agentVersion } from '../version.js'
@@ -71,17 +71,22 @@ export async function createUpgradePart(options: UpgradePartOptions): Promise<Up
     return next
   }
 
-  const downloader = options.downloader ?? createArtifactDownloader({
-    dir: versionsDir(stateDir),
-    maxBytes: defaults.upgradeMaxArtifactBytes,
-    timeoutMs: defaults.upgradeDownloadTimeoutMs,
-    server: { baseUrl: options.config.server.baseUrl, accessToken: options.config.server.accessToken },
-  })
-  const installer = options.installer ?? createInstaller({
-    stateDir,
-    extractTimeoutMs: defaults.upgradeExtractTimeoutMs,
-    smokeTestTimeoutMs: defaults.upgradeSmokeTestTimeoutMs,
-  })
+  // The downloader and installer load with the first upgrade, not with every agent (docs/operations.md "Idle footprint").
+  const downloader: ArtifactDownloader = options.downloader ?? {
+    download: async (offer) => (await import('../services/upgrade/artifact-download.js')).createArtifactDownloader({
+      dir: versionsDir(stateDir),
+      maxBytes: defaults.upgradeMaxArtifactBytes,
+      timeoutMs: defaults.upgradeDownloadTimeoutMs,
+      server: { baseUrl: options.config.server.baseUrl, accessToken: options.config.server.accessToken },
+    }).download(offer),
+  }
+  const installer: Installer = options.installer ?? {
+    install: async (params) => (await import('../services/upgrade/installer.js')).createInstaller({
+      stateDir,
+      extractTimeoutMs: defaults.upgradeExtractTimeoutMs,
+      smokeTestTimeoutMs: defaults.upgradeSmokeTestTimeoutMs,
+    }).install(params),
+  }
 
   let requestExit!: (code: number) => void
   const exitRequested = new Promise<number>((resolve) => { requestExit = resolve })

@@ -16,8 +16,8 @@ import {
 } from '../machines/vpn.machine.js'
 import type { AdminRoute } from '../server/admin-server.js'
 import type { ServerApi } from '../services/http/server-api.js'
-import { createPeerNetworkRoute, type PeerNetworkRoute } from '../services/torrent/peer-network.js'
-import { createTunnel, type Tunnel, type TunnelOptions } from '../services/tunnel/index.js'
+import { createPeerNetworkRoute, type PeerNetworkRoute } from '../services/torrent/peer-route.js'
+import type { Tunnel, TunnelOptions } from '../services/tunnel/index.js'
 import { systemClock } from '../services/wireguard/clock.js'
 import { TunnelPeerNetwork } from '../services/vpn/tunnel-peer-network.js'
 import type { VpnCheckResult, VpnStatus } from '../services/vpn/status.js'
@@ -102,7 +102,9 @@ export function createVpnPart(options: VpnPartOptions) {
             mine.ping(dns, kickMs).catch(() => undefined)
           }
         }
-        createTunnel({ configText: input.privateConfig, logger: log.child({ component: 'tunnel' }), clock: systemClock, ...options.tunnel })
+        // WireGuard and the netstack load with the first tunnel: a VPN that is off costs nothing.
+        import('../services/tunnel/index.js')
+          .then(({ createTunnel }) => createTunnel({ configText: input.privateConfig, logger: log.child({ component: 'tunnel' }), clock: systemClock, ...options.tunnel }))
           .then((created) => {
             if (stopped) return created.close()
             mine = created

@@ -1,8 +1,8 @@
-import { Agent, request, type Dispatcher } from 'undici'
 import { sseConnectTimeoutMs, wakeHeldReconnectMs } from '../../config/defaults.js'
 import { AgentError, ServerResponseError, SseLimitError } from '../../errors.js'
 import type { Logger } from '../../log.js'
 import { apiPaths, type WakeSignal } from '../../protocol/wire.js'
+import { createHttpClient, type HttpClient, type HttpResponse } from './node-client.js'
 import { createSseReader, type SseFrame } from './sse-reader.js'
 import { agentRequestHeaders, endpointUrl, statusError, transportError, type ServerEndpoint } from './server-errors.js'
 
@@ -63,18 +63,19 @@ export interface DownlinkTransportOptions extends ServerEndpoint {
 const gatewayStatuses: ReadonlySet<number> = new Set([502, 503, 504])
 
 export function createDownlinkTransport(options: DownlinkTransportOptions): DownlinkTransport {
-  return new UndiciDownlinkTransport(options)
+  return new NodeDownlinkTransport(options)
 }
 
-class UndiciDownlinkTransport implements DownlinkTransport {
+class NodeDownlinkTransport implements DownlinkTransport {
   readonly #options: DownlinkTransportOptions
   readonly #log: Logger
-  readonly #dispatcher: Dispatcher
+  readonly #client: HttpClient
 
   constructor(options: DownlinkTransportOptions) {
     this.#options = options
     this.#log = options.logger
-    this.#dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 })
+    // No body timeout on either connection (see above); the SSE connect bounds its headers.
+    this.#client = createHttpClient()
   }
 
   openEvents(handlers: SseStreamHandlers): DownlinkHandle {
@@ -88,15 +89,13 @@ class UndiciDownlinkTransport implements DownlinkTransport {
       for (const baseUrl of bases) {
         if (closed) return
         const endpoint: ServerEndpoint = { ...this.#options, baseUrl }
-        let response: Dispatcher.ResponseData
+        let response: HttpResponse
         try {
-          response = await request(endpointUrl(baseUrl, apiPaths.events), {
+          response = await this.#client.request(endpointUrl(baseUrl, apiPaths.events), {
             method: 'GET',
             headers: agentRequestHeaders(endpoint, { accept: 'text/event-stream', 'cache-control': 'no-cache' }),
-            dispatcher: this.#dispatcher,
             signal: controller.signal,
-            headersTimeout: connectTimeoutMs,
-            bodyTimeout: 0,
+            headersTimeoutMs: connectTimeoutMs,
           })
         } catch (error) {
           if (closed) return
@@ -106,7 +105,7 @@ class UndiciDownlinkTransport implements DownlinkTransport {
         }
         const contentType = String(response.headers['content-type'] ?? '')
         if (response.statusCode !== 200 || !contentType.toLowerCase().startsWith('text/event-stream')) {
-          const text = await response.body.text().catch(() => '')
+          const text = await response.text().catch(() => '')
           if (closed) return
           firstError ??= response.statusCode !== 200
             ? statusError(endpoint, 'events', response.statusCode, text)
@@ -136,7 +135,7 @@ class UndiciDownlinkTransport implements DownlinkTransport {
     }
   }
 
-  async #pump(response: Dispatcher.ResponseData, baseUrl: string, handlers: SseStreamHandlers, isClosed: () => boolean): Promise<void> {
+  async #pump(response: HttpResponse, baseUrl: string, handlers: SseStreamHandlers, isClosed: () => boolean): Promise<void> {
     const reader = createSseReader({
       maxLineBytes: this.#options.maxLineBytes,
       maxEventBytes: this.#options.maxEventBytes,
@@ -181,16 +180,13 @@ class UndiciDownlinkTransport implements DownlinkTransport {
       return true
     }
     const run = async (): Promise<void> => {
-      let response: Dispatcher.ResponseData
+      let response: HttpResponse
       try {
-        response = await request(endpointUrl(endpoint.baseUrl, apiPaths.wake), {
+        // Held open by the server; the client never times it out (contract 4.1).
+        response = await this.#client.request(endpointUrl(endpoint.baseUrl, apiPaths.wake), {
           method: 'GET',
           headers: agentRequestHeaders(endpoint, { accept: 'application/json' }),
-          dispatcher: this.#dispatcher,
           signal: controller.signal,
-          // Held open by the server; the client never times it out (contract 4.1).
-          headersTimeout: 0,
-          bodyTimeout: 0,
         })
       } catch (error) {
         if (!closed && !endedByProxy({ err: error })) handlers.onFailed(transportError(endpoint, 'wake', error))
@@ -198,7 +194,7 @@ class UndiciDownlinkTransport implements DownlinkTransport {
       }
       let text: string
       try {
-        text = await response.body.text()
+        text = await response.text()
       } catch (error) {
         if (!closed && !endedByProxy({ err: error })) handlers.onFailed(transportError(endpoint, 'wake', error))
         return
@@ -222,9 +218,10 @@ class UndiciDownlinkTransport implements DownlinkTransport {
     }
   }
 
-  async close(): Promise<void> {
-    // destroy, not close: close would wait for the held-open SSE and wake requests to finish.
-    await this.#dispatcher.destroy().catch(() => {})
+  close(): Promise<void> {
+    // destroy, not a graceful close: that would wait for the held-open SSE and wake requests.
+    this.#client.destroy()
+    return Promise.resolve()
   }
 }
 

@@ -1,6 +1,5 @@
 import { promisify } from 'node:util'
 import { gzip } from 'node:zlib'
-import { Agent, request, type Dispatcher } from 'undici'
 import { httpRequestTimeoutMs, librarySyncTimeoutMs } from '../../config/defaults.js'
 import { ServerResponseError, VpnConfigError, type AgentError, type VpnConfigRefusal } from '../../errors.js'
 import type { Logger } from '../../log.js'
@@ -16,6 +15,7 @@ import {
   type UpgradeResult,
   type VpnConfigErrorCode,
 } from '../../protocol/wire.js'
+import { createHttpClient, type HttpClient } from './node-client.js'
 import { agentRequestHeaders, endpointUrl, parseErrorBody, statusError, transportError, type ServerEndpoint } from './server-errors.js'
 
 // The agent's calls to the web server (protocol.md 1). Every failure is a typed AgentError:
@@ -52,27 +52,26 @@ export interface ServerApiOptions extends ServerEndpoint {
 const gzipAsync = promisify(gzip)
 
 export function createServerApi(options: ServerApiOptions): ServerApi {
-  return new UndiciServerApi(options)
+  return new NodeServerApi(options)
 }
 
-class UndiciServerApi implements ServerApi {
+class NodeServerApi implements ServerApi {
   readonly #endpoint: ServerEndpoint
   readonly #log: Logger
   readonly #timeoutMs: number
   readonly #libraryTimeoutMs: number
-  readonly #dispatcher: Agent
-  readonly #libraryDispatcher: Agent
+  readonly #client: HttpClient
+  readonly #libraryClient: HttpClient
 
   constructor(options: ServerApiOptions) {
     this.#endpoint = { baseUrl: options.baseUrl, accessToken: options.accessToken, version: options.version, mirrors: options.mirrors ?? [] }
     this.#log = options.logger
     this.#timeoutMs = options.requestTimeoutMs ?? httpRequestTimeoutMs
     this.#libraryTimeoutMs = options.libraryTimeoutMs ?? librarySyncTimeoutMs
-    this.#dispatcher = new Agent({ headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs, connectTimeout: this.#timeoutMs })
+    // Each call is bounded as a whole by its timeout (connect, headers and body: see #call).
+    this.#client = createHttpClient()
     // Library uploads are big and slow; they must not hold up the sync loop's connections.
-    this.#libraryDispatcher = new Agent({
-      headersTimeout: this.#libraryTimeoutMs, bodyTimeout: this.#libraryTimeoutMs, connectTimeout: this.#timeoutMs, connections: 1,
-    })
+    this.#libraryClient = createHttpClient({ maxSockets: 1 })
   }
 
   async register(body: RegisterRequest): Promise<RegisterResponse> {
@@ -117,15 +116,17 @@ class UndiciServerApi implements ServerApi {
     await this.#call('library-sync', 'POST', apiPaths.library, {
       raw: compressed,
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      dispatcher: this.#libraryDispatcher,
+      client: this.#libraryClient,
       timeoutMs: this.#libraryTimeoutMs,
     })
     return { bytes: compressed.length }
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     // On shutdown an in-flight call (a 10-minute library upload, say) is cut, not waited for.
-    await Promise.allSettled([this.#dispatcher.destroy(), this.#libraryDispatcher.destroy()])
+    this.#client.destroy()
+    this.#libraryClient.destroy()
+    return Promise.resolve()
   }
 
   async #call(
@@ -137,7 +138,7 @@ class UndiciServerApi implements ServerApi {
       raw?: Buffer
       query?: Record<string, string>
       headers?: Record<string, string>
-      dispatcher?: Dispatcher
+      client?: HttpClient
       timeoutMs?: number
       refine?: (status: number, bodyText: string) => AgentError | undefined
     },
@@ -157,16 +158,15 @@ class UndiciServerApi implements ServerApi {
     let bodyText: string
     let headers: Record<string, string | string[] | undefined>
     try {
-      const response = await request(url, {
+      const response = await (options.client ?? this.#client).request(url, {
         method,
         headers: agentRequestHeaders(this.#endpoint, extra),
         body: payload,
-        dispatcher: options.dispatcher ?? this.#dispatcher,
         signal,
       })
       status = response.statusCode
       headers = response.headers
-      bodyText = await response.body.text()
+      bodyText = await response.text()
     } catch (error) {
       const mapped = transportError(this.#endpoint, what, signal.aborted ? Object.assign(new Error('timed out'), { name: 'TimeoutError', cause: error }) : error, timeoutMs)
       this.#log.debug({ err: mapped, call: what }, 'server call failed')

@@ -4,7 +4,7 @@
 // as soon as the player goes away.
 import { extname } from 'node:path'
 import type { Readable } from 'node:stream'
-import { Agent, getGlobalDispatcher, interceptors, request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import {
   directUrlBodyTimeoutMs,
   directUrlHeadersTimeoutMs,
@@ -88,6 +88,8 @@ export async function createDirectUrlSource(options: DirectUrlSourceOptions): Pr
   const rejection = directUrlRejection(url)
   if (rejection !== undefined) throw new DirectUrlUnsupportedError(rejection, { details: { url: redactUrl(url) } })
 
+  // undici loads with the first direct-URL session, not with the agent (docs/operations.md "Idle footprint").
+  const { Agent, getGlobalDispatcher, interceptors, request } = await import('undici')
   const ownAgent = options.ca === undefined ? undefined : new Agent({ connect: { ca: options.ca } })
   const base = options.dispatcher ?? ownAgent ?? getGlobalDispatcher()
   const dispatcher = base.compose(interceptors.redirect({ maxRedirections: options.maxRedirections ?? directUrlMaxRedirections }))

@@ -198,26 +198,5 @@ export function trackerProxyOpts(network: PeerNetwork): Record<string | symbol, 
   return { httpAgent: network.trackerDispatcher, httpsAgent: network.trackerDispatcher, [networkKey]: network }
 }
 
-/** The network the engine should use now: undefined is the clear (the engine's own sockets). */
-export interface PeerNetworkRoute {
-  current(): PeerNetwork | undefined
-  /** Returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void
-}
-
-export function createPeerNetworkRoute(): PeerNetworkRoute & { set(network: PeerNetwork | undefined): void } {
-  let current: PeerNetwork | undefined
-  const listeners = new Set<() => void>()
-  return {
-    current: () => current,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    set(network) {
-      if (network === current) return
-      current = network
-      for (const listener of [...listeners]) listener()
-    },
-  }
-}
+// The route lives in peer-route.ts: the vpn part holds one from start-up without loading webtorrent.
+export { createPeerNetworkRoute, type PeerNetworkRoute } from './peer-route.js'

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { once } from 'node:events'
-import { request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { UpgradeOffer } from '../../protocol/wire.js'
 import { UpgradeDownloadError, UpgradeVerifyError } from '../../errors.js'
 import { userAgent } from '../../version.js'
@@ -53,6 +53,8 @@ export function createArtifactDownloader(options: ArtifactDownloaderOptions): Ar
       try {
         let response: Dispatcher.ResponseData
         try {
+          // undici loads with the first download, not with the agent (docs/operations.md "Idle footprint").
+          const { request } = await import('undici')
           response = await request(url, { method: 'GET', headers, signal, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}) })
         } catch (error) {
           throw new UpgradeDownloadError(`cannot fetch the upgrade artifact ${url.origin}${url.pathname}: ${(error as Error).message}`, { cause: error })

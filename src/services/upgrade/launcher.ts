@@ -80,7 +80,9 @@ async function settlePending(stateDir: string, log: Logger): Promise<void> {
 
 function runDelegate(options: LaunchOptions, cli: string, version: string, log: Logger): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(options.nodePath ?? process.execPath, [cli, ...options.argv], {
+    // The idle-memory flag of the CLI's shebang follows the daemon into the version it runs (docs/operations.md).
+    const memoryFlags = process.execArgv.filter((arg) => arg.startsWith('--max-semi-space-size'))
+    const child = spawn(options.nodePath ?? process.execPath, [...memoryFlags, cli, ...options.argv], {
       env: { ...options.env, [delegatedEnvVar]: '1' },
       stdio: 'inherit',
     })

@@ -8,9 +8,10 @@
 // waiting is ended by its owner's own timeout (webtorrent's connect timeout, the tracker's
 // request timeout), never moved to the clear.
 import { EventEmitter } from 'node:events'
+import { createRequire } from 'node:module'
 import { Duplex } from 'node:stream'
 import { connect as tlsConnect } from 'node:tls'
-import { Agent, type Dispatcher } from 'undici'
+import type { Agent, Dispatcher } from 'undici'
 import * as defaults from '../../config/defaults.js'
 import { TunnelClosedError } from '../../errors.js'
 import type { Logger } from '../../log.js'
@@ -33,11 +34,15 @@ export interface TunnelPeerNetworkOptions {
   connectTimeoutMs?: number
 }
 
+// undici loads when the engine first asks for the tracker dispatcher (a synchronous getter, hence
+// require): one object exists from start-up while the VPN may never be used (docs/operations.md).
+const requireModule = createRequire(import.meta.url)
+
 export class TunnelPeerNetwork implements PeerNetwork {
   readonly name = 'wireguard'
   readonly peerPort: number
   readonly counters: TunnelTrafficCounters = { peerConnections: 0, inboundConnections: 0, trackerConnections: 0, udpDatagrams: 0 }
-  readonly trackerDispatcher: Dispatcher
+  #trackerDispatcher: Agent | undefined
   readonly #log: Logger
   readonly #connectTimeoutMs: number
   readonly #events = new EventEmitter()
@@ -51,9 +56,14 @@ export class TunnelPeerNetwork implements PeerNetwork {
     this.#log = options.logger
     this.#connectTimeoutMs = options.connectTimeoutMs ?? defaults.vpnPeerConnectTimeoutMs
     this.#events.setMaxListeners(0)
+  }
+
+  get trackerDispatcher(): Dispatcher {
+    if (this.#trackerDispatcher !== undefined) return this.#trackerDispatcher
+    const { Agent } = requireModule('undici') as typeof import('undici')
     // One connection per announce, as the engine's clear dispatcher (engine.ts says why); every
     // connection through the tunnel, TLS on top for HTTPS, the host name resolved by the tunnel's DNS.
-    this.trackerDispatcher = new Agent({
+    this.#trackerDispatcher = new Agent({
       pipelining: 0,
       connect: (opts, callback) => {
         const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80)
@@ -76,6 +86,7 @@ export class TunnelPeerNetwork implements PeerNetwork {
         })
       },
     })
+    return this.#trackerDispatcher
   }
 
   /** The tunnel to use now (undefined while none: everything waits). Listeners move to it. */
@@ -160,7 +171,7 @@ export class TunnelPeerNetwork implements PeerNetwork {
     this.#events.emit('open', false)
     this.#events.emit('gate')
     for (const server of [...this.#servers]) server.close()
-    await this.trackerDispatcher.destroy().catch(() => undefined)
+    await this.#trackerDispatcher?.destroy().catch(() => undefined)
   }
 }
 
