@@ -3,7 +3,11 @@ import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:h
 // Not `import { ... } from 'node:http'`: an ESM import of node:http reads every export, and its
 // lazy WebSocket getter loads Node's bundled undici (~6 MiB RSS idle; docs/operations.md "Idle footprint").
 const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http')
-const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https')
+// node:https (and with it node:tls and OpenSSL's TLS state, ~6 MiB RSS) loads with the first
+// https:// call: an agent whose server is plain http on the LAN or loopback never pays for it.
+type HttpsModule = typeof import('node:https')
+let httpsModule: HttpsModule | undefined
+const https = (): HttpsModule => (httpsModule ??= process.getBuiltinModule('node:https'))
 
 // A small HTTP/1.1 client on node:http/node:https for the control plane's calls (JSON requests,
 // the SSE stream and the wake long-poll). Why not undici: the daemon already loads node:http for
@@ -46,7 +50,9 @@ export interface HttpClientOptions {
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity }
-  const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) }
+  const httpAgent = new HttpAgent(agentOptions)
+  let httpsAgent: import('node:https').Agent | undefined
+  const agentFor = (secure: boolean) => (secure ? (httpsAgent ??= new (https().Agent)(agentOptions)) : httpAgent)
   const inFlight = new Set<ClientRequest>()
 
   const attempt = (url: URL, request: HttpRequestOptions, retried: boolean): Promise<HttpResponse> =>
@@ -56,8 +62,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         reject(new TypeError(`unsupported protocol ${url.protocol} in ${url.origin}`))
         return
       }
-      const send = secure ? httpsRequest : httpRequest
-      const req = send(url, { method: request.method, headers: request.headers, agent: secure ? agents.https : agents.http, signal: request.signal })
+      const send = secure ? https().request : httpRequest
+      const req = send(url, { method: request.method, headers: request.headers, agent: agentFor(secure), signal: request.signal })
       inFlight.add(req)
       req.once('close', () => inFlight.delete(req))
       let timer: NodeJS.Timeout | undefined
@@ -90,8 +96,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     destroy: () => {
       for (const req of inFlight) req.destroy()
       inFlight.clear()
-      agents.http.destroy()
-      agents.https.destroy()
+      httpAgent.destroy()
+      httpsAgent?.destroy()
     },
   }
 }

@@ -10,7 +10,6 @@
 import { EventEmitter } from 'node:events'
 import { createRequire } from 'node:module'
 import { Duplex } from 'node:stream'
-import { connect as tlsConnect } from 'node:tls'
 import type { Agent, Dispatcher } from 'undici'
 import * as defaults from '../../config/defaults.js'
 import { TunnelClosedError } from '../../errors.js'
@@ -78,7 +77,9 @@ export class TunnelPeerNetwork implements PeerNetwork {
           })
           return
         }
-        const tls = tlsConnect({ socket, servername: opts.servername ?? opts.hostname, ALPNProtocols: ['http/1.1'] })
+        // node:tls loads with the first HTTPS announce through the tunnel, not with the VPN part:
+        // an idle daemon never pays its ~6 MiB (docs/operations.md "Idle footprint").
+        const tls = process.getBuiltinModule('node:tls').connect({ socket, servername: opts.servername ?? opts.hostname, ALPNProtocols: ['http/1.1'] })
         tls.once('error', fail)
         tls.once('secureConnect', () => {
           tls.off('error', fail)

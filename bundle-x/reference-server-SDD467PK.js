@@ -1,0 +1,25 @@
+import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
+import {
+  ReferenceServer,
+  compareVersions,
+  createReferenceServer,
+  mintSessionTokens,
+  mintToken,
+  scopes
+} from "./chunk-APP4526X.js";
+import {
+  playerPageUrl
+} from "./chunk-POMXLGRL.js";
+import "./chunk-ZEVYCYFL.js";
+import "./chunk-4XQBZWSZ.js";
+import "./chunk-7UR2AQZP.js";
+import "./chunk-V4RWK56N.js";
+export {
+  ReferenceServer,
+  compareVersions,
+  createReferenceServer,
+  mintSessionTokens,
+  mintToken,
+  playerPageUrl,
+  scopes
+};
