@@ -25,7 +25,7 @@ await next('go')
 // The options of the bench before it moved to a child process (and of the daemon on loopback):
 // nothing that reaches past 127.0.0.1.
 const engine = new WebTorrentEngine({
-  downloadDir, logger: silentLogger(), dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false,
+  downloadDir, logger: silentLogger(), piecePool: process.env.BENCH_TORRENT_PIECE_POOL !== '0', dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false,
 })
 try {
   await new Promise<void>((resolve, reject) => {
