@@ -9,7 +9,7 @@
 // child runs under `node --cpu-prof`; a summary by package and function goes to stderr and to
 // <dir>/summary.json; the profiler slows the agent, so its figures are marked `profiled`),
 // BENCH_TORRENT_AGENT_NODE_FLAGS (node flags for the agent's child, e.g. `--max-semi-space-size=1`;
-// echoed in the line as agentNodeFlags), BENCH_TORRENT_PIECE_POOL=0 (the agent allocates every
+// by default the daemon's shebang's flags from src/cli.ts; echoed in the line as agentNodeFlags), BENCH_TORRENT_PIECE_POOL=0 (the agent allocates every
 // piece's buffer afresh instead of reusing them, piece-pool.ts; echoed as piecePool: false).
 //
 // Timing, the same for every client: from the moment the client is told to start the torrent
@@ -45,8 +45,16 @@ const sizeMb = Number(process.env.BENCH_TORRENT_MB ?? 512)
 const rounds = Math.max(1, Number(process.env.BENCH_TORRENT_ROUNDS ?? 3))
 const clientNames = (process.env.BENCH_TORRENT_CLIENTS ?? 'agent,qbittorrent,aria2c').split(',').map((name) => name.trim()).filter(Boolean) as ClientName[]
 const cpuProfDir = process.env.BENCH_TORRENT_CPU_PROF
-/** Extra node flags for the agent's child, e.g. `--max-semi-space-size=1` (what the daemon's shebang may carry). */
-const agentNodeFlags = (process.env.BENCH_TORRENT_AGENT_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+/**
+ * Node flags for the agent's child: by default those of the daemon's shebang (src/cli.ts, e.g.
+ * `--max-semi-space-size=1`, which changes a download's GC: docs/torrents.md, CPU), so the bench
+ * measures the engine as the daemon runs it; BENCH_TORRENT_AGENT_NODE_FLAGS overrides ('' for none).
+ */
+const daemonNodeFlags = async (): Promise<string> => {
+  const shebang = (await readFile(join(import.meta.dirname, '..', 'src', 'cli.ts'), 'utf8')).split('\n', 1)[0] ?? ''
+  return /^#!.*\bnode\b(.*)$/.exec(shebang)?.[1]?.split(/\s+/).filter((arg) => arg.startsWith('--')).join(' ') ?? ''
+}
+const agentNodeFlags = (process.env.BENCH_TORRENT_AGENT_NODE_FLAGS ?? await daemonNodeFlags()).split(' ').filter(Boolean)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 const log = (message: string) => process.stderr.write(`[bench torrent] ${message}\n`)
 const execFileAsync = promisify(execFile)
