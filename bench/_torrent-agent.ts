@@ -7,6 +7,8 @@
 //   child -> "done" (every piece verified and written)   parent -> "quit" (close and exit)
 // An engine error is printed as "error <message>" and the child exits 1.
 import { readFile } from 'node:fs/promises'
+import { PerformanceObserver, constants } from 'node:perf_hooks'
+import { getHeapSpaceStatistics } from 'node:v8'
 import { createInterface } from 'node:readline'
 import parseTorrent from 'parse-torrent'
 import { silentLogger } from '../src/log.js'
@@ -22,10 +24,22 @@ const next = async (word: string) => {
 }
 process.stdout.write('ready\n')
 await next('go')
+// BENCH_TORRENT_GC_COUNT=1: counts V8's collections during the download (young generation
+// scavenges vs full mark-compacts) and prints them to stderr, to see what a heap flag changes.
+const gc = { scavenges: 0, markCompacts: 0, pauseMs: 0 }
+const gcObserver = process.env.BENCH_TORRENT_GC_COUNT === '1' ? new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = (entry as { detail?: { kind?: number } }).detail?.kind
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gc.scavenges++
+    else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.markCompacts++
+    gc.pauseMs += entry.duration
+  }
+}) : undefined
+gcObserver?.observe({ entryTypes: ['gc'] })
 // The options of the bench before it moved to a child process (and of the daemon on loopback):
 // nothing that reaches past 127.0.0.1.
 const engine = new WebTorrentEngine({
-  downloadDir, logger: silentLogger(), dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false,
+  downloadDir, logger: silentLogger(), piecePool: process.env.BENCH_TORRENT_PIECE_POOL !== '0', dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false,
 })
 try {
   await new Promise<void>((resolve, reject) => {
@@ -34,6 +48,11 @@ try {
       if (event.type === 'error') reject(event.error)
     })
   })
+  if (gcObserver) {
+    gcObserver.disconnect()
+    const newSpaceKiB = Math.round((getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0) / 1024)
+    process.stderr.write(`[bench torrent agent] gc ${JSON.stringify({ execArgv: process.execArgv.filter((arg) => arg.startsWith('--max-semi')).join(' '), ...gc, pauseMs: Math.round(gc.pauseMs), newSpaceKiB })}\n`)
+  }
   process.stdout.write('done\n')
   await next('quit')
 } catch (err) {

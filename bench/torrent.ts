@@ -7,7 +7,10 @@
 // turns, the order rotating each round, and each keeps its best time and its lowest CPU per GiB),
 // BENCH_TORRENT_CLIENTS (agent,qbittorrent,aria2c), BENCH_TORRENT_CPU_PROF=<dir> (the agent's
 // child runs under `node --cpu-prof`; a summary by package and function goes to stderr and to
-// <dir>/summary.json; the profiler slows the agent, so its figures are marked `profiled`).
+// <dir>/summary.json; the profiler slows the agent, so its figures are marked `profiled`),
+// BENCH_TORRENT_AGENT_NODE_FLAGS (node flags for the agent's child, e.g. `--max-semi-space-size=1`;
+// by default the daemon's shebang's flags from src/cli.ts; echoed in the line as agentNodeFlags), BENCH_TORRENT_PIECE_POOL=0 (the agent allocates every
+// piece's buffer afresh instead of reusing them, piece-pool.ts; echoed as piecePool: false).
 //
 // Timing, the same for every client: from the moment the client is told to start the torrent
 // (the agent's child constructs its WebTorrentEngine / qBittorrent's WebUI gets `torrents/add`,
@@ -42,6 +45,16 @@ const sizeMb = Number(process.env.BENCH_TORRENT_MB ?? 512)
 const rounds = Math.max(1, Number(process.env.BENCH_TORRENT_ROUNDS ?? 3))
 const clientNames = (process.env.BENCH_TORRENT_CLIENTS ?? 'agent,qbittorrent,aria2c').split(',').map((name) => name.trim()).filter(Boolean) as ClientName[]
 const cpuProfDir = process.env.BENCH_TORRENT_CPU_PROF
+/**
+ * Node flags for the agent's child: by default those of the daemon's shebang (src/cli.ts, e.g.
+ * `--max-semi-space-size=1`, which changes a download's GC: docs/torrents.md, CPU), so the bench
+ * measures the engine as the daemon runs it; BENCH_TORRENT_AGENT_NODE_FLAGS overrides ('' for none).
+ */
+const daemonNodeFlags = async (): Promise<string> => {
+  const shebang = (await readFile(join(import.meta.dirname, '..', 'src', 'cli.ts'), 'utf8')).split('\n', 1)[0] ?? ''
+  return /^#!.*\bnode\b(.*)$/.exec(shebang)?.[1]?.split(/\s+/).filter((arg) => arg.startsWith('--')).join(' ') ?? ''
+}
+const agentNodeFlags = (process.env.BENCH_TORRENT_AGENT_NODE_FLAGS ?? await daemonNodeFlags()).split(' ').filter(Boolean)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 const log = (message: string) => process.stderr.write(`[bench torrent] ${message}\n`)
 const execFileAsync = promisify(execFile)
@@ -129,7 +142,7 @@ export async function main(): Promise<void> {
     log(`seeding ${sizeMb} MiB (${infoHash}), ${1 << (pieceLog2 - 10)} KiB pieces; clients ${clientNames.join(', ')}; ${rounds} round(s)`)
 
     const startAgent = async (out: string): Promise<{ begin(): Promise<Download> }> => {
-      const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []
+      const nodeArgs = [...agentNodeFlags, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])]
       const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(import.meta.dirname, '_torrent-agent.ts'), JSON.stringify({ torrentPath, downloadDir: out })], {
         stdio: ['pipe', 'pipe', 'inherit'],
       })
@@ -287,6 +300,8 @@ export async function main(): Promise<void> {
       pieceKiB: 1 << (pieceLog2 - 10),
       rounds,
       profiled: cpuProfDir ? true : undefined,
+      piecePool: process.env.BENCH_TORRENT_PIECE_POOL === '0' ? false : undefined,
+      agentNodeFlags: agentNodeFlags.length ? agentNodeFlags.join(' ') : undefined,
       ...figures,
       ratios: {
         agentToQbittorrentMiBps: ratio(agent?.MiBps, qbt?.MiBps),

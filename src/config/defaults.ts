@@ -199,6 +199,12 @@ export const torrentAnnounceRetryMaxMs = 300_000
 export const torrentStoreMaxOpenFiles = 256
 /** Bytes of piece reads in flight for all torrents together (one buffer each): bounds the memory of verifying many torrents at once. */
 export const torrentStoreReadBudgetBytes = 32 * MiB
+/** Free piece buffers the engine keeps per piece length for the next pieces (piece-pool.ts): fewer ArrayBuffers to free, fewer full GCs. */
+export const torrentPiecePoolMaxFreePerLength = 16
+/** Bytes the engine keeps in free piece buffers in all. */
+export const torrentPiecePoolMaxFreeBytes = 32 * MiB
+/** Free piece buffers are dropped after this long without a piece written (an idle engine keeps none). */
+export const torrentPiecePoolIdleEmptyMs = 5_000
 /** At most one verified-piece map write per torrent per this while pieces arrive (each one fdatasyncs the torrent's files). */
 export const torrentPieceMapWriteIntervalMs = 5_000
 /** Each tracker's re-announce period is shortened by a random fraction up to this, so torrents started together drift apart. */

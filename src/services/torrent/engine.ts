@@ -14,6 +14,7 @@ import { FilePool, deleteTorrentFiles, fileStoreFor } from './file-store.js'
 import { readTorrentFile } from './read-stream.js'
 import { PieceMaps } from './piece-map.js'
 import { installWireTuning } from './wire-tuning.js'
+import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
@@ -60,6 +61,8 @@ export interface TorrentEngineOptions {
   route?: PeerNetworkRoute
   /** false leaves webtorrent's own wire and piece code (wire-tuning.ts; the bench compares). Default on. */
   wireTuning?: boolean
+  /** false allocates every piece's buffer afresh (piece-pool.ts; process-wide once on, the bench compares). Default on with wireTuning. */
+  piecePool?: boolean
 }
 
 export interface StartTorrentInput {
@@ -176,6 +179,9 @@ export class WebTorrentEngine implements TorrentEngine {
       this.#pieceMaps = new PieceMaps({ stateDir: options.stateDir, pool: this.#files, logger: this.#log, writeIntervalMs: options.pieceMapWriteIntervalMs })
     }
     if (options.wireTuning !== false) this.#warnOnce(installWireTuning(), 'webtorrent changed: its wire and piece code stay untuned (more CPU per GiB)')
+    if (options.wireTuning !== false && options.piecePool !== false) this.#warnOnce(installPiecePool({
+      maxFreePerLength: defaults.torrentPiecePoolMaxFreePerLength, maxFreeBytes: defaults.torrentPiecePoolMaxFreeBytes, idleEmptyMs: defaults.torrentPiecePoolIdleEmptyMs,
+    }), 'immediate-chunk-store changed: piece buffers are not reused (more GC per GiB)')
     this.#network = options.route?.current()
     this.#client = this.#createClient(this.#network)
     if (options.route) {

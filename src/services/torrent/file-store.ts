@@ -2,6 +2,7 @@ import { close, constants, fdatasync, mkdir, open, read, rm, write } from 'node:
 import { rm as rmAsync, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import * as defaults from '../../config/defaults.js'
+import { RELEASES_PUT_BUFFER } from './piece-pool.js'
 import { parseTorrentFile, torrentFilePath } from './source.js'
 
 // The chunk store behind webtorrent's `store` option (abstract-chunk-store: put/get/close/destroy
@@ -263,6 +264,8 @@ export interface FileChunkStore {
 export function fileStoreFor(pool: FilePool): ChunkStoreConstructor {
   return class PooledFileStore implements FileChunkStore {
     readonly chunkLength: number
+    /** put() holds its buffer only until its writes call back (piece-pool.ts may then reuse it). */
+    readonly [RELEASES_PUT_BUFFER] = true
     readonly #files: StoreFile[]
     readonly #length: number
     /** A file path that leaves the download directory: every request fails with it. */

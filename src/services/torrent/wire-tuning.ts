@@ -1,6 +1,7 @@
 import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
+import { acquirePieceBuffer } from './piece-pool.js'
 
 // Where webtorrent 3 spends its CPU on a fast download, and what is changed behind it
 // (docs/torrents.md, CPU). Each change replaces one method on the prototype of a class webtorrent
@@ -14,7 +15,7 @@ import Torrent from 'webtorrent/lib/torrent.js'
 //   queued; a message inside one chunk is handed on as a view of it, and only a message that
 //   straddles two chunks is copied, into a buffer of its own size.
 // - Piece assembly: Piece kept each 16 KiB block and joined them into a new buffer at `flush`.
-//   Here the first block allocates the piece's buffer (uninitialised: every byte is written
+//   Here the first block takes the piece's buffer from piece-pool.ts (uninitialised: every byte is written
 //   before `flush` hands it out) and every block is copied into place, so a block's buffer - a
 //   view of a socket chunk - is dropped at once and the piece is never joined.
 // - Send: every message was its own push through two stream stages to its own socket write (on
@@ -261,7 +262,7 @@ function setBlock(this: PieceInternals, i: number, data: Uint8Array, source: unk
     const at = (i + j) * BLOCK_LENGTH
     // Cannot happen (a wire matches a block to its request by offset and length); never write past the piece.
     if (at + block.length > this.length) continue
-    if (!whole) whole = this._maData = Buffer.allocUnsafe(this.length)
+    if (!whole) whole = this._maData = acquirePieceBuffer(this.length)
     whole.set(block, at)
     buffered[i + j] = true
     this._buffered++
