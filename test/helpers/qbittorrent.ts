@@ -20,7 +20,10 @@ export interface QbittorrentTorrentInfo {
   state: string
   progress: number
   size: number
+  /** All-time total: qBittorrent folds the session's bytes into it on a timer, so it can lag a quick download. */
   downloaded: number
+  /** Bytes downloaded since qBittorrent started: current as soon as the torrent completes. */
+  downloaded_session: number
   uploaded: number
   save_path: string
 }
