@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { readFile, stat } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { adminRequestTimeoutMs, adminTokenFileName } from '../config/defaults.js'
-import { AdminAuthError, AdminTokenAccessError, DaemonNotRunningError } from '../errors.js'
+import { AdminAuthError, AdminTokenAccessError, DaemonNotRunningError, isAgentError, type AgentError } from '../errors.js'
 import type { AgentConfig } from '../config/schema.js'
 
 // The CLI's only way into the daemon (design.md house rule 7): HTTP to the loopback admin
@@ -80,4 +80,21 @@ function safeUserName(): string {
   } catch {
     return 'this user'
   }
+}
+
+/** The exit code of a command that needed the daemon and found none (protocol.md 7.7, like `systemctl status`). */
+export const exitDaemonNotRunning = 3
+
+export function isDaemonNotRunning(error: unknown): error is AgentError {
+  return isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING'
+}
+
+/**
+ * The catch of a command that needs the daemon: "not running" is said on stderr and becomes exit
+ * 3; any other error goes on to clipanion's handler.
+ */
+export function daemonNotRunning(error: unknown, stderr: NodeJS.WritableStream): number {
+  if (!isDaemonNotRunning(error)) throw error
+  stderr.write(`media-agent: ${error.message}\n`)
+  return exitDaemonNotRunning
 }

@@ -1,8 +1,7 @@
 import { AgentCommand } from './options.js'
-import { adminClient } from './admin-client.js'
+import { adminClient, isDaemonNotRunning } from './admin-client.js'
 import { loadConfigForCli } from './load.js'
 import { setConfigValue } from '../config/edit.js'
-import { isAgentError } from '../errors.js'
 
 // One on/off switch of the daemon, the same for every command that has one (`vpn enable|disable`,
 // `funnel on|off`; protocol.md 7.3 and 7.4: "persist the key and apply it to the running daemon").
@@ -48,7 +47,7 @@ export abstract class ConfigSwitchCommand<Status> extends AgentCommand {
     try {
       status = await adminClient(loaded.config).post<Status>(this.route, { enabled: this.enabled })
     } catch (error) {
-      if (!(isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING')) throw error
+      if (!isDaemonNotRunning(error)) throw error
       out(`daemon: ${error.message}; the setting applies when it starts`)
       return 0
     }

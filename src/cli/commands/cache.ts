@@ -1,8 +1,7 @@
 import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
-import { adminClient } from '../admin-client.js'
+import { adminClient, daemonNotRunning } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
-import { isAgentError } from '../../errors.js'
 import type { CacheClearReply, CacheStatus } from '../../services/cache/cache-status.js'
 
 // `media-agent cache status [--json]` and `media-agent cache clear` (protocol.md 7.1): thin
@@ -30,9 +29,7 @@ abstract class CacheCommand extends AgentCommand {
       print(await call(adminClient(loaded.config)))
       return 0
     } catch (error) {
-      if (!isAgentError(error) || error.code !== 'MA_ERR_DAEMON_NOT_RUNNING') throw error
-      this.context.stderr.write(`media-agent: ${error.message}\n`)
-      return 3
+      return daemonNotRunning(error, this.context.stderr)
     }
   }
 }

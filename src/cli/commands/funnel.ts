@@ -1,9 +1,8 @@
 import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
-import { adminClient } from '../admin-client.js'
+import { adminClient, daemonNotRunning } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { ConfigSwitchCommand } from '../config-switch.js'
-import { isAgentError } from '../../errors.js'
 import type { FunnelStatus } from '../../protocol/wire.js'
 
 // `media-agent funnel on|off|status` (contract 4.5, protocol.md 7.4): a thin client of the
@@ -21,7 +20,6 @@ function describe(status: FunnelStatus): string[] {
   ]
 }
 
-const notRunning = (error: unknown) => isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING'
 
 abstract class FunnelSwitch extends ConfigSwitchCommand<FunnelStatus> {
   protected readonly table = 'funnel'
@@ -73,9 +71,7 @@ export class FunnelStatusCommand extends AgentCommand {
       else for (const line of describe(status)) out(line)
       return 0
     } catch (error) {
-      if (!notRunning(error)) throw error
-      this.context.stderr.write(`media-agent: ${(error as Error).message}\n`)
-      return 3
+      return daemonNotRunning(error, this.context.stderr)
     }
   }
 }

@@ -1,8 +1,7 @@
 import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
-import { adminClient } from '../admin-client.js'
+import { adminClient, daemonNotRunning } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
-import { isAgentError } from '../../errors.js'
 import type { LibraryStatus } from '../../system/library-part.js'
 
 // `media-agent library status [--json]` and `media-agent library scan [--full]` (protocol.md 7.6):
@@ -18,7 +17,6 @@ interface ScanReply {
   status?: LibraryStatusReply
 }
 
-const notRunning = 3
 
 export class LibraryStatusCommand extends AgentCommand {
   static override paths = [['library', 'status']]
@@ -37,9 +35,7 @@ export class LibraryStatusCommand extends AgentCommand {
     try {
       status = await adminClient(loaded.config).get<LibraryStatusReply>('/api/library')
     } catch (error) {
-      if (!isAgentError(error) || error.code !== 'MA_ERR_DAEMON_NOT_RUNNING') throw error
-      this.context.stderr.write(`media-agent: ${error.message}\n`)
-      return notRunning
+      return daemonNotRunning(error, this.context.stderr)
     }
     if (this.json) {
       this.context.stdout.write(`${JSON.stringify(status)}\n`)
@@ -86,9 +82,7 @@ export class LibraryScanCommand extends AgentCommand {
         return 0
       }
     } catch (error) {
-      if (!isAgentError(error) || error.code !== 'MA_ERR_DAEMON_NOT_RUNNING') throw error
-      this.context.stderr.write(`media-agent: ${error.message}\n`)
-      return notRunning
+      return daemonNotRunning(error, this.context.stderr)
     }
   }
 }

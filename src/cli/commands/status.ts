@@ -2,10 +2,9 @@ import { Command, Option } from 'clipanion'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AgentCommand } from '../options.js'
-import { adminClient } from '../admin-client.js'
+import { adminClient, exitDaemonNotRunning, isDaemonNotRunning } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { tasksFileName } from '../../config/defaults.js'
-import { isAgentError } from '../../errors.js'
 import { formatTaskLines } from '../../services/torrent/format.js'
 import { parseTasksFile } from '../../services/torrent/tasks-store.js'
 import type { TaskReport, TaskState } from '../../protocol/wire.js'
@@ -50,19 +49,19 @@ export class StatusCommand extends AgentCommand {
       out(`daemon: running (version ${status.version}, up ${status.uptimeSeconds} s, agent ${status.agentId})`)
       return 0
     } catch (error) {
-      if (!isAgentError(error) || error.code !== 'MA_ERR_DAEMON_NOT_RUNNING') throw error
+      if (!isDaemonNotRunning(error)) throw error
       const tasks = await readTasksFile(join(config.daemon.stateDir, tasksFileName))
       const active = tasks?.filter((task) => activeStates.has(task.state)).length ?? 0
       if (this.json) {
         out(JSON.stringify({ running: false, activeTaskCount: active, tasks: tasks ?? [] }))
-        return 3
+        return exitDaemonNotRunning
       }
       out(`active tasks: ${active}`)
       if (tasks) for (const line of formatTaskLines(tasks)) out(line)
       // The client's message already says "the daemon is not running (why)": print only the why.
       const why = /^the daemon is not running \((.*)\)$/s.exec(error.message)?.[1] ?? error.message
       out(`daemon: not running (${why})${tasks ? '; tasks read from tasks.json' : ''}`)
-      return 3 // like `systemctl status`: not running
+      return exitDaemonNotRunning
     }
   }
 }

@@ -1,14 +1,12 @@
 import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
-import { adminClient } from '../admin-client.js'
+import { adminClient, daemonNotRunning } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
-import { isAgentError } from '../../errors.js'
 import type { RecheckReply } from '../../system/tasks-part.js'
 
 // `media-agent torrent recheck <taskId|infohash>`: a thin client of the daemon's
 // POST /api/torrents/recheck (design.md house rule 7; docs/torrents.md, Recheck).
 
-const notRunning = 3
 
 export class TorrentRecheckCommand extends AgentCommand {
   static override paths = [['torrent', 'recheck']]
@@ -29,9 +27,7 @@ export class TorrentRecheckCommand extends AgentCommand {
     try {
       reply = await adminClient(loaded.config).post<RecheckReply>('/api/torrents/recheck', { task: this.task })
     } catch (error) {
-      if (!isAgentError(error) || error.code !== 'MA_ERR_DAEMON_NOT_RUNNING') throw error
-      this.context.stderr.write(`media-agent: ${error.message}\n`)
-      return notRunning
+      return daemonNotRunning(error, this.context.stderr)
     }
     switch (reply.outcome) {
       case 'checking':

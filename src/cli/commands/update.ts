@@ -1,9 +1,8 @@
 import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
-import { adminClient } from '../admin-client.js'
+import { adminClient, daemonNotRunning } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { upgradeCommandTimeoutMs } from '../../config/defaults.js'
-import { isAgentError } from '../../errors.js'
 
 // `media-agent update` (contract 4.5, protocol.md 7.5): a thin client of `POST /api/upgrade`,
 // which syncs now and applies what the server offers. Exit 0 when one was applied or none is
@@ -35,9 +34,7 @@ export class UpdateCommand extends AgentCommand {
       // The daemon waits for the sync and the attempt; give it that long and a little more.
       reply = await adminClient(loaded.config).post<UpdateReply>('/api/upgrade', {}, { timeoutMs: upgradeCommandTimeoutMs + 30_000 })
     } catch (error) {
-      if (!isAgentError(error) || error.code !== 'MA_ERR_DAEMON_NOT_RUNNING') throw error
-      this.context.stderr.write(`media-agent: ${error.message}\n`)
-      return 3
+      return daemonNotRunning(error, this.context.stderr)
     }
     if (this.json) out(JSON.stringify(reply))
     else out(describeReply(reply))

@@ -1,15 +1,13 @@
 import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
-import { adminClient } from '../admin-client.js'
+import { adminClient, daemonNotRunning } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
 import { ConfigSwitchCommand } from '../config-switch.js'
-import { isAgentError } from '../../errors.js'
 import type { VpnCheckResult, VpnStatus } from '../../services/vpn/status.js'
 
 // `media-agent vpn status [--json] [--check]`, `vpn enable`, `vpn disable` (protocol.md 7.3): thin
 // clients of the daemon's /api/vpn routes (src/system/vpn-part.ts).
 
-const notRunning = (error: unknown): error is Error => isAgentError(error) && error.code === 'MA_ERR_DAEMON_NOT_RUNNING'
 
 function describe(status: VpnStatus): string[] {
   return [
@@ -52,9 +50,7 @@ export class VpnStatusCommand extends AgentCommand {
       for (const line of describe(status)) out(line)
       return 0
     } catch (error) {
-      if (!notRunning(error)) throw error
-      this.context.stderr.write(`media-agent: ${error.message}\n`)
-      return 3
+      return daemonNotRunning(error, this.context.stderr)
     }
   }
 }
