@@ -2,63 +2,19 @@
 // WireGuard device and a second netstack, on the in-memory UDP network of the WireGuard tests.
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { CLIENT, SERVER, startTunnelLab } from './tunnel-lab.js'
 import { silentLogger } from '../../src/log.js'
-import { createNetStack, seededRandom as seededUint32 } from '../../src/services/netstack/index.js'
 import type { TcpSocket } from '../../src/services/netstack/tcp-socket.js'
 import { createTunnel, type TunnelEvent } from '../../src/services/tunnel/index.js'
-import { ManualClock } from '../../src/services/clock/manual-clock.js'
 import { encodeKey } from '../../src/services/wireguard/config.js'
 import { publicKeyOf } from '../../src/services/wireguard/crypto.js'
-import { createWireGuardDevice } from '../../src/services/wireguard/device.js'
-import { wireGuardLink } from '../../src/services/wireguard/link.js'
-import { createMemoryNetwork } from '../../src/services/wireguard/memory-udp.js'
 import { seededRandom } from './wireguard-harness.js'
 
-const SERVER = '10.64.0.1'
-const CLIENT = '10.64.0.2'
-
-/** Answers every A query with SERVER (minimal DNS responder on the server's netstack). */
-function dnsAnswer(query: Uint8Array): Uint8Array {
-  let o = 12
-  while (query[o] !== 0) o += query[o]! + 1
-  o += 5
-  const head = Buffer.from(query.subarray(0, o))
-  head[2] = 0x81
-  head[3] = 0x80
-  head.writeUInt16BE(1, 6)
-  return Buffer.concat([head, Buffer.from([0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 10, 64, 0, 1])])
-}
-
 async function setup(options: { configExtra?: string } = {}) {
-  const clock = new ManualClock(1_000_000)
-  const net = createMemoryNetwork(clock, 5)
-  const random = seededRandom(7)
-  const clientKey = random(32)
-  const serverKey = random(32)
-  const server = createWireGuardDevice({
-    config: `[Interface]\nPrivateKey = ${encodeKey(serverKey)}\nListenPort = 51820\nAddress = ${SERVER}/24\n\n[Peer]\nPublicKey = ${encodeKey(publicKeyOf(clientKey))}\nAllowedIPs = ${CLIENT}/32\n`,
-    udp: net.socket('192.0.2.1'), clock, logger: silentLogger(), random: seededRandom(8),
-  })
-  await server.start()
-  const serverStack = createNetStack({ link: wireGuardLink(server), localAddress: SERVER, clock, random: seededUint32(9) })
-  const dns = serverStack.createUdpSocket({ port: 53 })
-  dns.on('message', (message, remote) => dns.send(dnsAnswer(message), remote.port, remote.address))
-  const configText = `[Interface]\nPrivateKey = ${encodeKey(clientKey)}\nAddress = ${CLIENT}/32, fd00::2/128\nDNS = ${SERVER}, fd00::1, example.lan\nMTU = 1380\n${options.configExtra ?? ''}\n[Peer]\nPublicKey = ${encodeKey(publicKeyOf(serverKey))}\nEndpoint = 192.0.2.1:51820\nAllowedIPs = 0.0.0.0/0\n`
-  const tunnel = await createTunnel({ configText, logger: silentLogger(), clock, udp: net.socket('198.51.100.7'), randomBytes: seededRandom(10), randomUint32: seededUint32(11) })
+  const lab = await startTunnelLab({ clientInterface: `Address = ${CLIENT}/32, fd00::2/128\nDNS = ${SERVER}, fd00::1, example.lan\nMTU = 1380\n${options.configExtra ?? ''}` })
   const events: TunnelEvent[] = []
-  tunnel.onEvent((e) => events.push(e))
-  /** Advances simulated time in small steps until the promise settles. */
-  async function run<T>(promise: Promise<T>, maxMs = 120_000): Promise<T> {
-    let settled = false
-    const result = promise.finally(() => (settled = true))
-    result.catch(() => undefined)
-    for (let t = 0; t < maxMs && !settled; t += 5) {
-      clock.advance(5)
-      await new Promise((r) => setImmediate(r))
-    }
-    return result
-  }
-  return { clock, net, server, serverStack, tunnel, events, run }
+  lab.tunnel.onEvent((e) => events.push(e))
+  return { ...lab, events }
 }
 
 function readAll(socket: TcpSocket): Promise<Buffer> {
