@@ -33,7 +33,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const userFile = (adminPort: number) => [
+const userFile = (adminPort: number, start: { vpn: boolean; funnel: boolean }) => [
   "# the user's own comment, kept",
   '[server]',
   'base_url = "http://127.0.0.1:9"',
@@ -43,16 +43,20 @@ const userFile = (adminPort: number) => [
   '[admin]',
   `listen = "127.0.0.1:${adminPort}" # loopback only`,
   '[downloads.vpn]',
-  'enabled = false # my choice for now',
+  `enabled = ${String(start.vpn)} # my choice for now`,
   '[funnel]',
-  'enabled = true',
+  `enabled = ${String(start.funnel)}`,
   '',
 ].join('\n')
 
-async function configFile(): Promise<{ file: string; adminPort: number }> {
+/** The user's file; with `flipping`, that switch's key starts at the opposite value, so the write must happen. */
+async function configFile(flipping?: { table: string; enabled: boolean }): Promise<{ file: string; adminPort: number }> {
   const adminPort = await freePort()
   const file = join(dir, 'config.toml')
-  await writeFile(file, userFile(adminPort), { mode: 0o600 })
+  const start = { vpn: false, funnel: true }
+  if (flipping?.table === '[downloads.vpn]') start.vpn = !flipping.enabled
+  if (flipping?.table === '[funnel]') start.funnel = !flipping.enabled
+  await writeFile(file, userFile(adminPort, start), { mode: 0o600 })
   return { file, adminPort }
 }
 
@@ -99,16 +103,17 @@ const switches = [
 
 describe.each(switches)('media-agent $name', (sw) => {
   it('writes the key into the config file, keeping every other line and comment, and the running daemon applies it', async () => {
-    const { file, adminPort } = await configFile()
+    const { file, adminPort } = await configFile(sw)
     const posted = await runningDaemon(adminPort)
     const before = await readFile(file, 'utf8')
+    expect(before).not.toContain(`${sw.table}\n${sw.line}\n`)
     const result = await run([...sw.args, '--config', file])
     expect(result.code, result.stderr).toBe(0)
     const after = await readFile(file, 'utf8')
     expect(after).toContain(`${sw.table}\n${sw.line}\n`)
     // Exactly the switch's line differs: comments, order and the other keys are the user's.
     const changed = after.split('\n').filter((line, i) => line !== before.split('\n')[i])
-    expect(changed.length).toBeLessThanOrEqual(1)
+    expect(changed).toEqual([sw.line])
     expect(after.split('\n')).toHaveLength(before.split('\n').length)
     expect((await stat(file)).mode & 0o777).toBe(0o600)
     expect(posted[sw.route]).toEqual([{ enabled: sw.enabled }])
@@ -118,7 +123,7 @@ describe.each(switches)('media-agent $name', (sw) => {
   })
 
   it('with no daemon running, still writes the file, says the setting applies when the daemon starts, and exits 0', async () => {
-    const { file } = await configFile()
+    const { file } = await configFile(sw)
     const result = await run([...sw.args, '--config', file])
     expect(result.code, result.stderr).toBe(0)
     expect(await readFile(file, 'utf8')).toContain(`${sw.table}\n${sw.line}\n`)
