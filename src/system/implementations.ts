@@ -27,7 +27,9 @@ import { createProbeService } from '../services/ffmpeg/probe.js'
 // ---- sessions and stream server (issue 5, docs/sessions.md) ----
 import type { Actor } from 'xstate'
 import type { agentMachine } from '../machines/agent.machine.js'
-import { createSessionReportLedger, fileCompleteIn, startSessionPart, type SessionPartOptions } from './session-bindings.js'
+import { startSessionPart, type SessionPartOptions } from './session-bindings.js'
+import { createSessionReportLedger } from '../services/sessions/report-ledger.js'
+import { fileCompleteIn } from '../services/hls/inputs.js'
 // ---- end sessions and stream server ----
 import { createMetricsPart } from './metrics-part.js'
 

@@ -21,16 +21,6 @@ import { createSessionRegistry, type MutableSessionRegistry } from '../services/
 import type { SessionReportLedger } from '../services/sessions/report-ledger.js'
 import type { Closer } from './create-system.js'
 
-// What used to live here and is still imported from here (implementations.ts, tests): the
-// registry, the report ledger, direct sources and HLS inputs are services now.
-export { createSessionRegistry, type MutableSessionRegistry } from '../services/sessions/registry.js'
-export { createSessionReportLedger, type SessionReportLedger } from '../services/sessions/report-ledger.js'
-export { openDirectSource, type OpenSourceDeps } from '../services/media/direct-source.js'
-export {
-  createHlsInputs, fileCompleteIn, hlsInputScope, hlsSourceOf,
-  type HlsInput, type HlsInputOptions, type HlsInputs,
-} from '../services/hls/inputs.js'
-
 /** The HLS engine's contract (src/services/hls/engine.ts); an optional dependency of this part. */
 export interface HlsEngine {
   start(

@@ -7,15 +7,11 @@ import { silentLogger } from '../../src/log.js'
 import type { SessionReport, StreamSession } from '../../src/protocol/wire.js'
 import type { ByteSource } from '../../src/services/media/byte-source.js'
 import type { SessionSource } from '../../src/services/media/session-source.js'
-import {
-  createSessionLogic,
-  createSessionRegistry,
-  createSessionReportLedger,
-  hlsSourceOf,
-  openDirectSource,
-  type HlsEngine,
-  type SessionLogicDeps,
-} from '../../src/system/session-bindings.js'
+import { hlsSourceOf } from '../../src/services/hls/inputs.js'
+import { openDirectSource } from '../../src/services/media/direct-source.js'
+import { createSessionRegistry } from '../../src/services/sessions/registry.js'
+import { createSessionReportLedger } from '../../src/services/sessions/report-ledger.js'
+import { createSessionLogic, type HlsEngine, type SessionLogicDeps } from '../../src/system/session-bindings.js'
 import { deferred } from './control-plane-fakes.js'
 
 const logger = silentLogger()

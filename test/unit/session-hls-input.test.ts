@@ -11,16 +11,10 @@ import { createStreamServer, streamScope, type StreamServer } from '../../src/se
 import { mintStreamToken, verifyStreamToken } from '../../src/services/auth/stream-token.js'
 import { scrubUrls, type HlsSourceReference } from '../../src/services/hls/engine.js'
 import type { InProgressFileSourceOptions } from '../../src/services/media/in-progress-file-source.js'
-import {
-  createHlsInputs,
-  createSessionLogic,
-  createSessionRegistry,
-  createSessionReportLedger,
-  fileCompleteIn,
-  hlsInputScope,
-  type HlsEngine,
-  type HlsInputs,
-} from '../../src/system/session-bindings.js'
+import { createHlsInputs, fileCompleteIn, hlsInputScope, type HlsInputs } from '../../src/services/hls/inputs.js'
+import { createSessionRegistry } from '../../src/services/sessions/registry.js'
+import { createSessionReportLedger } from '../../src/services/sessions/report-ledger.js'
+import { createSessionLogic, type HlsEngine } from '../../src/system/session-bindings.js'
 
 // Issue 6 "URL sources": an HLS session on a torrent file still downloading reads it through a
 // loopback URL the agent serves (`/source/<id>/<name>`, scope `source:<id>`), minted afresh for
