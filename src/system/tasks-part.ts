@@ -8,7 +8,7 @@ import { lazyEngine } from '../services/torrent/lazy-engine.js'
 import { FileTasksStore } from '../services/torrent/tasks-store.js'
 import { createTaskBindings, taskInputFor } from './task-bindings.js'
 import { tasksMachine, type TaskCommand } from '../machines/tasks.machine.js'
-import { taskReportOf } from '../machines/task.machine.js'
+import { taskReportOf, type TaskSnapshot } from '../machines/task.machine.js'
 import type { InProgressFileSourceOptions } from '../services/media/in-progress-file-source.js'
 import type { Closer } from './create-system.js'
 import type { AdminRoute } from '../server/admin-server.js'
@@ -83,11 +83,13 @@ export function createTasksPart(options: TasksPartOptions) {
     const all = reports()
     const report = all.find((r) => r.id === id) ?? all.find((r) => r.infoHash !== '' && r.infoHash === id.toLowerCase())
     if (!report) return { outcome: 'not_found', message: `no task with the id or info hash "${id}"` }
-    if (!report.infoHash || (report.size === 0 && report.files.length === 0)) {
+    // The task's own machine decides: whether it has metadata, and whether a recheck is taken now.
+    const snapshot = taskActors().find((actor) => actor.id === `task:${report.id}`)?.getSnapshot() as TaskSnapshot | undefined
+    if (!snapshot?.context.hasMetadata || !snapshot.can({ type: 'task.recheck' })) {
       return { outcome: 'no_metadata', taskId: report.id, state: report.state, message: 'the task has no metadata yet: there is nothing to check' }
     }
     command(report.id, 'recheck', { type: 'task.recheck' })
-    const later = report.state === 'paused' || report.state === 'error'
+    const later = snapshot.matches('paused') || snapshot.matches('error')
     return { outcome: later ? 'next_start' : 'checking', taskId: report.id, infoHash: report.infoHash, state: report.state }
   }
   const adminRoutes: AdminRoute[] = [

@@ -305,9 +305,11 @@ export class WebTorrentEngine implements TorrentEngine {
       if (entry) entry.bitfield = undefined
       await this.#pieceMaps?.forget(key)
     }
-    if (!entry || entry.paused) return forget()
+    if (!entry) return forget()
+    // Behind a pause's stop in the queue: its last map write must land before the map is dropped.
+    if (entry.paused) return this.#enqueue(entry, forget)
     await this.#enqueue(entry, async () => {
-      await this.#halt(entry)
+      await this.#halt(entry, { discardMap: true })
       await forget()
       await this.#launch(key)
     })
@@ -320,7 +322,7 @@ export class WebTorrentEngine implements TorrentEngine {
     let torrentFile = options.torrentFile
     if (entry) {
       entry.paused = true
-      await this.#enqueue(entry, () => this.#halt(entry))
+      await this.#enqueue(entry, () => this.#halt(entry, { discardMap: true }))
       torrentFile = entry.torrentFile ?? torrentFile
       entry.listeners.clear()
       if (this.#entries.get(key) === entry) this.#entries.delete(key)
@@ -448,18 +450,20 @@ export class WebTorrentEngine implements TorrentEngine {
     })
   }
 
-  async #halt(entry: Entry): Promise<void> {
+  /** Stops the torrent; with `discardMap` (recheck, remove) its piece map is dropped rather than written and synced first. */
+  async #halt(entry: Entry, options: { discardMap?: boolean } = {}): Promise<void> {
     const torrent = entry.torrent
     entry.torrent = null
     if (!torrent || torrent.destroyed) return
-    // A verified-piece map lets a resume check a couple of pieces per file instead of all.
-    if (torrent.ready && torrent.bitfield) entry.bitfield = new Uint8Array(torrent.bitfield.buffer)
+    // Without piece maps, the in-memory bitfield lets a resume check a couple of pieces per file instead of all.
+    if (!this.#pieceMaps && !options.discardMap && torrent.ready && torrent.bitfield) entry.bitfield = new Uint8Array(torrent.bitfield.buffer)
     this.#signals.emit(`gone:${entry.input.infoHash}`)
     await withTimeout(
       new Promise<void>((done) => torrent.destroy({ destroyStore: false }, () => done())),
       this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs,
     )
-    await this.#pieceMaps?.stopped(entry.input.infoHash)
+    if (options.discardMap) await this.#pieceMaps?.forget(entry.input.infoHash)
+    else await this.#pieceMaps?.stopped(entry.input.infoHash)
   }
 
   /**
