@@ -79,7 +79,8 @@ function lazyUpnpMapper(): UpnpMapper {
   return {
     map: async (port) => (await load()).map(port),
     close: async () => {
-      if (loaded !== undefined) await (await loaded).close()
+      // A mapper that never loaded (its import failed) has nothing to close.
+      if (loaded !== undefined) await (await loaded.catch(() => undefined))?.close()
     },
   }
 }
