@@ -323,7 +323,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     return typeof value === 'string' ? value : value.active?.work ?? 'active'
   }
 
-  const resolveSegment = async (live: LiveSession, index: number, signal: AbortSignal): Promise<string | undefined> => {
+  const resolveSegment = async (live: LiveSession, index: number, signal: AbortSignal, waitMs: number): Promise<string | undefined> => {
     const plan = live.plan
     if (!plan || index >= plan.count) return undefined
     const found = await locateSegment(live, index)
@@ -343,7 +343,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       live.log.info({ segment: index, runStart, highestSegment }, 'seek: restarting ffmpeg at the segment')
       actor.send({ type: 'SEEK', segment: index })
     }
-    return waitFor(live, () => locateSegment(live, index), segmentWaitMs, signal)
+    return waitFor(live, () => locateSegment(live, index), waitMs, signal)
   }
 
   const isReadyNow = async (live: LiveSession): Promise<boolean> => {
@@ -384,9 +384,9 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   }
 
   /** Until the store and probe step has settled (ffmpeg running, a cache HIT, or failed). */
-  const settled = async (live: LiveSession, signal: AbortSignal): Promise<void> => {
+  const settled = async (live: LiveSession, signal: AbortSignal, waitMs: number): Promise<void> => {
     const starting = () => !live.hit && ['starting', 'probing'].includes(stateOf(live))
-    if (starting()) await waitFor(live, async () => (starting() ? undefined : true), segmentWaitMs, signal)
+    if (starting()) await waitFor(live, async () => (starting() ? undefined : true), waitMs, signal)
   }
 
   const resolve = async (sessionId: string, name: string, signal: AbortSignal): Promise<HlsResource | undefined> => {
@@ -397,7 +397,10 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     // the encoder, bounded by segmentWaitMs ("Seeking" 2). Playlists never wait: a HEAD probe of
     // master.m3u8 must answer 404 until the session is ready.
     const media = name === 'init.mp4' || segmentName.test(name)
-    if (media) await settled(live, signal)
+    // One segmentWaitMs for the whole request, however many waits it takes.
+    const deadline = Date.now() + segmentWaitMs
+    const remainingMs = () => Math.max(0, deadline - Date.now())
+    if (media) await settled(live, signal, remainingMs())
     if (live.hit && !live.stopping) return resolveCached(live, name)
     if (live.stopping || !live.plan || !live.firstArgs || !live.probe) return undefined
     if (name === 'master.m3u8' || name === 'index.m3u8') {
@@ -408,12 +411,12 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     }
     if (name === 'init.mp4') {
       // Complete only once a run has closed a segment (docs/hls.md "Readiness"): wait for that while ffmpeg runs.
-      const path = (await locateInit(live)) ?? (stateOf(live) === 'encoding' ? await waitFor(live, () => locateInit(live), segmentWaitMs, signal) : undefined)
+      const path = stateOf(live) === 'encoding' ? await waitFor(live, () => locateInit(live), remainingMs(), signal) : await locateInit(live)
       return path ? { kind: 'file', path, contentType: 'video/mp4', immutable: true } : undefined
     }
     const segment = segmentName.exec(name)
     if (segment) {
-      const path = await resolveSegment(live, Number(segment[1]), signal)
+      const path = await resolveSegment(live, Number(segment[1]), signal, remainingMs())
       return path ? { kind: 'file', path, contentType: 'video/iso.segment', immutable: true } : undefined
     }
     const subtitle = /^sub-(\d+)\.(m3u8|vtt)$/.exec(name)
