@@ -1,12 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHttpClient, type HttpClient } from '../../src/services/http/node-client.js'
 
 const servers: Server[] = []
 const clients: HttpClient[] = []
 
+const children: ChildProcess[] = []
+
 afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL')
   for (const client of clients.splice(0)) client.destroy()
   await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => {
     server.closeAllConnections()
@@ -19,6 +24,28 @@ async function serve(handler: (request: IncomingMessage, response: ServerRespons
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+}
+
+/**
+ * A port that never completes a TCP handshake: a listener with a backlog of 0 that never accepts,
+ * its queue filled by its own two connections, so the kernel drops further SYNs (what a firewall
+ * dropping packets looks like). Python, because a Node server always accepts.
+ */
+async function blackholePort(): Promise<number> {
+  const child = spawn('python3', ['-c', [
+    'import socket, sys, time',
+    "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(0)",
+    'held = []',
+    'for _ in range(2):',
+    '    c = socket.socket(); c.setblocking(False)',
+    "    try: c.connect(s.getsockname())",
+    '    except BlockingIOError: pass',
+    '    held.append(c)',
+    'time.sleep(0.2); print(s.getsockname()[1], flush=True); time.sleep(600)',
+  ].join('\n')], { stdio: ['ignore', 'pipe', 'inherit'] })
+  children.push(child)
+  const [line] = await once(child.stdout!, 'data') as [Buffer]
+  return Number(line.toString().trim())
 }
 
 function client(): HttpClient {
@@ -86,6 +113,12 @@ describe('the control plane HTTP client (node:http)', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
   })
 
+
+  it('fails with a TimeoutError when a new connection is not established in time', async () => {
+    const url = new URL(`http://127.0.0.1:${await blackholePort()}/wake`)
+    await expect(client().request(url, { method: 'GET', headers: {}, connectTimeoutMs: 200 }))
+      .rejects.toMatchObject({ name: 'TimeoutError', message: 'no connection within 200 ms' })
+  })
   it('cuts calls in flight when destroyed', async () => {
     let arrived!: () => void
     const atServer = new Promise<void>((resolve) => (arrived = resolve))

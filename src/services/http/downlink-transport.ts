@@ -182,11 +182,13 @@ class NodeDownlinkTransport implements DownlinkTransport {
     const run = async (): Promise<void> => {
       let response: HttpResponse
       try {
-        // Held open by the server; the client never times it out (contract 4.1).
+        // Held open by the server; the client never times the hold out (contract 4.1), only the
+        // connection: a server that drops packets fails the wake in seconds, not minutes.
         response = await this.#client.request(endpointUrl(endpoint.baseUrl, apiPaths.wake), {
           method: 'GET',
           headers: agentRequestHeaders(endpoint, { accept: 'application/json' }),
           signal: controller.signal,
+          connectTimeoutMs: this.#options.connectTimeoutMs ?? sseConnectTimeoutMs,
         })
       } catch (error) {
         if (!closed && !endedByProxy({ err: error })) handlers.onFailed(transportError(endpoint, 'wake', error))

@@ -25,6 +25,11 @@ export interface HttpRequestOptions {
   signal?: AbortSignal
   /** Fails with a TimeoutError when the response headers have not arrived in time; 0 or absent: no limit. */
   headersTimeoutMs?: number
+  /**
+   * Fails with a TimeoutError when a new connection is not established in time (a reused one is
+   * already connected); 0 or absent: the kernel's own limit (~2 min of SYN retries on Linux).
+   */
+  connectTimeoutMs?: number
 }
 
 export interface HttpResponse {
@@ -72,6 +77,17 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         timer = setTimeout(() => {
           req.destroy(Object.assign(new Error(`no response headers within ${limit} ms`), { name: 'TimeoutError', code: 'ETIMEDOUT' }))
         }, limit)
+      }
+      if (request.connectTimeoutMs !== undefined && request.connectTimeoutMs > 0) {
+        const limit = request.connectTimeoutMs
+        req.once('socket', (socket) => {
+          if (!socket.connecting) return
+          const connectTimer = setTimeout(() => {
+            req.destroy(Object.assign(new Error(`no connection within ${limit} ms`), { name: 'TimeoutError', code: 'ETIMEDOUT' }))
+          }, limit)
+          socket.once('connect', () => clearTimeout(connectTimer))
+          socket.once('close', () => clearTimeout(connectTimer))
+        })
       }
       req.once('response', (response) => {
         clearTimeout(timer)
