@@ -22,7 +22,6 @@
 // separated, empty for none) replaces them, to measure a setting (docs/operations.md "Idle footprint").
 // Prints ONE JSON line; the anchor is the 60 MiB goal (ratio < 1 meets it).
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,13 +31,13 @@ import { createReferenceServer } from '../src/reference-server/index.js'
 import { harnessConfigToml } from '../test/helpers/agent-harness.js'
 import { cliPath } from '../test/helpers/daemon.js'
 import { freePort } from '../test/helpers/ports.js'
+import { nodeFlagsFrom } from './_daemon-flags.js'
 import { contextSwitches, cpuSeconds, statusField, switchesBetween } from './_proc.js'
 
 const windowSeconds = Number(process.env.BENCH_IDLE_S ?? 60)
 const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_S ?? 10)
 const cli = process.env.BENCH_IDLE_CLI ?? cliPath
-const shebangFlags = /^#!\/usr\/bin\/env -S node (.*)$/m.exec(readFileSync(cli, 'utf8').split('\n', 1)[0]!)?.[1] ?? ''
-const nodeFlags = (process.env.BENCH_IDLE_NODE_FLAGS ?? shebangFlags).split(' ').filter((flag) => flag !== '')
+const nodeFlags = nodeFlagsFrom(process.env.BENCH_IDLE_NODE_FLAGS, cli)
 const goalMiB = 60
 const MiB = 1024 * 1024
 const log = (message: string) => process.stderr.write(`[bench idle] ${message}\n`)

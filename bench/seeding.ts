@@ -41,6 +41,8 @@ import { cliPath } from '../test/helpers/daemon.js'
 import { startOpentracker, type OpenTracker } from '../test/helpers/opentracker.js'
 import { freePort } from '../test/helpers/ports.js'
 import { qbittorrentVersion, startQbittorrent, type Qbittorrent } from '../test/helpers/qbittorrent.js'
+import { bencode } from '../test/helpers/torrent-fixtures.js'
+import { shebangNodeFlags } from './_daemon-flags.js'
 import { waitUntilAllSeed } from './_bt-probe.js'
 import { contextSwitches, cpuSeconds, loadAverage1m, rssMiB, switchesBetween } from './_proc.js'
 
@@ -63,15 +65,6 @@ interface Fixture {
   infoHash: string
   pieces: number
   torrentFile: Buffer
-}
-
-/** Bencode of the few shapes a single-file .torrent needs. */
-function bencode(value: unknown): Buffer {
-  if (typeof value === 'number') return Buffer.from(`i${value}e`)
-  if (typeof value === 'string') return bencode(Buffer.from(value))
-  if (Buffer.isBuffer(value)) return Buffer.concat([Buffer.from(`${value.length}:`), value])
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return Buffer.concat([Buffer.from('d'), ...entries.flatMap(([key, item]) => [bencode(key), bencode(item)]), Buffer.from('e')])
 }
 
 /** Writes N files (distinct content) and their .torrent metadata, hashing pieces as mktorrent would. */
@@ -162,7 +155,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
   let child: ChildProcess | undefined
   let stderr = ''
   const startDaemon = () => {
-    const proc = spawn(process.execPath, [cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
     proc.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-8000) })
     return proc
   }

@@ -34,6 +34,7 @@ import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import parseTorrent from 'parse-torrent'
+import { nodeFlagsFrom } from './_daemon-flags.js'
 import { mktorrent, startAria2, type Aria2Peer } from '../test/helpers/aria2.js'
 import { startOpentracker } from '../test/helpers/opentracker.js'
 import { qbittorrentVersion, startQbittorrent, type Qbittorrent } from '../test/helpers/qbittorrent.js'
@@ -50,11 +51,7 @@ const cpuProfDir = process.env.BENCH_TORRENT_CPU_PROF
  * `--max-semi-space-size=1`, which changes a download's GC: docs/torrents.md, CPU), so the bench
  * measures the engine as the daemon runs it; BENCH_TORRENT_AGENT_NODE_FLAGS overrides ('' for none).
  */
-const daemonNodeFlags = async (): Promise<string> => {
-  const shebang = (await readFile(join(import.meta.dirname, '..', 'src', 'cli.ts'), 'utf8')).split('\n', 1)[0] ?? ''
-  return /^#!.*\bnode\b(.*)$/.exec(shebang)?.[1]?.split(/\s+/).filter((arg) => arg.startsWith('--')).join(' ') ?? ''
-}
-const agentNodeFlags = (process.env.BENCH_TORRENT_AGENT_NODE_FLAGS ?? await daemonNodeFlags()).split(' ').filter(Boolean)
+const agentNodeFlags = nodeFlagsFrom(process.env.BENCH_TORRENT_AGENT_NODE_FLAGS, join(import.meta.dirname, '..', 'src', 'cli.ts'))
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 const log = (message: string) => process.stderr.write(`[bench torrent] ${message}\n`)
 const execFileAsync = promisify(execFile)
