@@ -78,6 +78,8 @@ export const hwTestEncodeHeightsPx: readonly number[] = [1080, 2160]
 export const softwareMaxTranscodeHeightPx = 1080
 /** A hardware encoder that failed in a session stays unhealthy (sessions use the next choice) until this re-probe. */
 export const hwReprobeAfterFailureMs = 10 * 60_000
+/** Waiters on detection (register, a re-probe request) give the detect actor this long past its own bound before giving up on it. */
+export const hwDiagnosticGraceMs = 2_000
 export const thumbnailMaxConcurrent = 2
 export const urlSourceRwTimeoutUs = 15_000_000
 /** HLS engine (issue 6; docs/hls.md): a segment request waits this long for ffmpeg, then 404s (the player retries). */
@@ -209,6 +211,8 @@ export const torrentPiecePoolIdleEmptyMs = 5_000
 export const torrentPieceMapWriteIntervalMs = 5_000
 /** Each tracker's re-announce period is shortened by a random fraction up to this, so torrents started together drift apart. */
 export const torrentAnnounceJitter = 0.1
+/** Wire messages up to this size sent in one tick leave in one socket write (wire-tuning.ts); a block (16 KiB) never waits. */
+export const torrentWireSmallMessageBytes = 256
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000

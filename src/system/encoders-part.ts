@@ -2,7 +2,7 @@
 // machine to the detection service and the log, and answers the two questions other parts ask:
 // what goes into RegisterRequest.hwAccel, and which encoder (and cap) a new HLS session gets.
 import { fromPromise, waitFor, type AnyActorRef } from 'xstate'
-import { hwDiagnosticTimeoutMs as defaultDiagnosticTimeoutMs, softwareMaxTranscodeHeightPx } from '../config/defaults.js'
+import { hwDiagnosticGraceMs, softwareMaxTranscodeHeightPx } from '../config/defaults.js'
 import { timing, type AgentConfig } from '../config/schema.js'
 import type { Logger } from '../log.js'
 import { effectiveChoice, hwAccelChange, type Detection, type EncoderChoice } from '../machines/encoder-choice.js'
@@ -49,6 +49,7 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
   const log = options.logger.child({ component: 'encoders' })
   const detect = options.detect ?? detectHwAccel
   const timeoutMs = timing(config, 'hwDiagnosticTimeoutMs')
+  const waitBoundMs = timeoutMs + hwDiagnosticGraceMs
   const limits = { softwareMaxHeight: softwareMaxTranscodeHeightPx }
   let actor: () => AnyActorRef | undefined = () => undefined
   // Resolved by the first finished probe (success or not); waiters never outwait the bound.
@@ -57,7 +58,7 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
   const settled = async (): Promise<void> => {
     let timer: NodeJS.Timeout | undefined
     // A second bound over the detect actor's own: if the actor is restarting, nobody waits forever.
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs + defaultDiagnosticTimeoutMs / 5)))
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitBoundMs)))
     await Promise.race([firstProbe, grace])
     clearTimeout(timer)
   }
@@ -134,7 +135,7 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
       if (!ref) throw new Error('the encoders actor is not running')
       // Each wait is bounded like the probe itself; a probe already running was asked before
       // this request (a person who just fixed a driver wants a fresh one): wait it out, then probe.
-      const bound = { timeout: timeoutMs + defaultDiagnosticTimeoutMs / 5 }
+      const bound = { timeout: waitBoundMs }
       await waitFor(ref, (snapshot) => !snapshot.matches('probing'), bound)
       const before = (ref.getSnapshot().context as EncodersContext).probes
       ref.send({ type: 'encoders.reprobe' })

@@ -2,6 +2,7 @@ import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
 import { acquirePieceBuffer } from './piece-pool.js'
+import { torrentWireSmallMessageBytes } from '../../config/defaults.js'
 
 // Where webtorrent 3 spends its CPU on a fast download, and what is changed behind it
 // (docs/torrents.md, CPU). Each change replaces one method on the prototype of a class webtorrent
@@ -26,7 +27,7 @@ import { acquirePieceBuffer } from './piece-pool.js'
 //   wires choosing the next requests) as a microtask, so a socket read of four blocks ran four
 //   passes back to back. Here calls of one tick share one pass, queued as before.
 
-const SMALL_MESSAGE_BYTES = 256
+const SMALL_MESSAGE_BYTES = torrentWireSmallMessageBytes
 const BLOCK_LENGTH = 1 << 14
 
 interface WireInternals {
