@@ -21,6 +21,24 @@ describe('verified-piece map', () => {
     expect(parsePieceMap(JSON.stringify({ ...good, files: [{ size: -2, mtimeMs: 0 }] }), infoHash)).toBeUndefined()
   })
 
+  it('accepts a map-shaped record exactly when its bitfield has the length its piece count needs', () => {
+    const record = fc.record({
+      version: fc.constant(1),
+      infoHash: fc.constant(infoHash),
+      pieces: fc.integer({ min: 1, max: 200 }),
+      bitfield: fc.uint8Array({ maxLength: 30 }).map((bytes) => Buffer.from(bytes).toString('base64')),
+      files: fc.array(fc.record({ size: fc.integer({ min: -1, max: 1e9 }), mtimeMs: fc.double({ min: 0, max: 2e12, noNaN: true }) }), { minLength: 1, maxLength: 3 }),
+    })
+    let accepted = 0
+    fc.assert(fc.property(record, (candidate) => {
+      const parsed = parsePieceMap(JSON.stringify(candidate), infoHash)
+      const lengthFits = Buffer.from(candidate.bitfield, 'base64').length === Math.ceil(candidate.pieces / 8)
+      expect(parsed !== undefined).toBe(lengthFits)
+      if (parsed) accepted++
+    }), { numRuns: 2000 })
+    expect(accepted).toBeGreaterThan(0)
+  })
+
   it('trusts a map only when every file has the size and mtime it recorded', () => {
     const files = [{ size: 10, mtimeMs: 1.5 }, { size: -1, mtimeMs: 0 }]
     expect(decideResume(map([0xff, 0x80], 9, files), 9, files)).toEqual({ kind: 'complete' })
