@@ -74,6 +74,13 @@ export class AdminAuthError extends AgentError {
   }
 }
 
+/** The daemon answered an admin request with an error (not 401): it runs, but refused or failed. */
+export class AdminRequestError extends AgentError {
+  constructor(message: string, options?: AgentErrorOptions) {
+    super('MA_ERR_ADMIN_REQUEST', message, options)
+  }
+}
+
 export class SetupError extends AgentError {
   constructor(message: string, options?: AgentErrorOptions) {
     super('MA_ERR_SETUP', message, options)

@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { readFile, stat } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { adminRequestTimeoutMs, adminTokenFileName } from '../config/defaults.js'
-import { AdminAuthError, AdminTokenAccessError, DaemonNotRunningError, isAgentError, type AgentError } from '../errors.js'
+import { AdminAuthError, AdminRequestError, AdminTokenAccessError, DaemonNotRunningError, isAgentError, type AgentError } from '../errors.js'
+import { createHttpClient, type HttpResponse } from '../services/http/node-client.js'
 import type { AgentConfig } from '../config/schema.js'
 
 // The CLI's only way into the daemon (design.md house rule 7): HTTP to the loopback admin
@@ -29,35 +30,56 @@ export function adminClient(config: AgentConfig): AdminClient {
       if (code === 'EACCES' || code === 'EPERM') throw await tokenAccessError(tokenFile, error)
       throw new DaemonNotRunningError(`the daemon is not running (no admin token at ${tokenFile})`)
     }
-    let response
+    // One connection per call, dropped after it: a kept-alive socket must not hold the CLI open.
+    const client = createHttpClient({ maxSockets: 1 })
     try {
-      // Loaded per call: the daemon's own start (`media-agent daemon`) goes through this CLI and never calls it.
-      const { request } = await import('undici')
-      response = await request(`${base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      })
-    } catch (error) {
-      throw new DaemonNotRunningError(`the daemon is not running (nothing answers at ${base})`, { cause: error })
+      let response: HttpResponse
+      try {
+        response = await client.request(new URL(`${base}${path}`), {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          connectTimeoutMs: adminRequestTimeoutMs,
+          headersTimeoutMs: timeoutMs,
+        })
+      } catch (error) {
+        throw new DaemonNotRunningError(`the daemon is not running (nothing answers at ${base})`, { cause: error })
+      }
+      const text = await response.text()
+      if (response.statusCode === 401) {
+        throw new AdminAuthError(`the daemon at ${base} refused the admin token in ${tokenFile}; is another agent using this port?`)
+      }
+      if (response.statusCode !== 200) {
+        // The daemon runs but would not do it: a route it does not know (a daemon older than
+        // this CLI), a request it refused, or its own failure. Not "not running" (exit 3).
+        const hint = response.statusCode === 404 ? ' (a daemon older than this command? restart it after an upgrade)' : ''
+        throw new AdminRequestError(`the daemon at ${base} answered ${response.statusCode} to ${method} ${path}${hint}: ${answerText(text)}`, {
+          details: { status: response.statusCode, path },
+        })
+      }
+      return text
+    } finally {
+      client.destroy()
     }
-    if (response.statusCode === 401) {
-      await response.body.dump()
-      throw new AdminAuthError(`the daemon at ${base} refused the admin token in ${tokenFile}; is another agent using this port?`)
-    }
-    if (response.statusCode !== 200) {
-      const text = await response.body.text()
-      throw new DaemonNotRunningError(`the daemon at ${base} answered ${response.statusCode}: ${text.slice(0, 200)}`)
-    }
-    return response
   }
   return {
-    get: async <T>(path: string) => (await (await call(path, 'GET')).body.json()) as T,
-    post: async <T>(path: string, body?: unknown, options?: { timeoutMs?: number }) => (await (await call(path, 'POST', body ?? {}, options?.timeoutMs)).body.json()) as T,
-    getText: async (path: string) => (await call(path, 'GET')).body.text(),
+    get: async <T>(path: string) => JSON.parse(await call(path, 'GET')) as T,
+    post: async <T>(path: string, body?: unknown, options?: { timeoutMs?: number }) => JSON.parse(await call(path, 'POST', body ?? {}, options?.timeoutMs)) as T,
+    getText: (path: string) => call(path, 'GET'),
   }
+}
+
+/** The daemon's own words from an error answer (`{ "error": ... }` or text), cut to one line. */
+function answerText(text: string): string {
+  let said = text
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown; message?: unknown }
+    const message = parsed.message ?? parsed.error
+    if (typeof message === 'string') said = message
+  } catch {
+    // not JSON: the text itself
+  }
+  return said.replace(/\s+/g, ' ').trim().slice(0, 200) || '(no body)'
 }
 
 /**
