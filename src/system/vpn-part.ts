@@ -20,7 +20,7 @@ import { createPeerNetworkRoute, type PeerNetworkRoute } from '../services/torre
 import type { Tunnel, TunnelOptions } from '../services/tunnel/index.js'
 import { systemClock } from '../services/wireguard/clock.js'
 import { TunnelPeerNetwork } from '../services/vpn/tunnel-peer-network.js'
-import type { VpnCheckResult, VpnStatus } from '../services/vpn/status.js'
+import { vpnStatusError, type VpnCheckResult, type VpnStatus } from '../services/vpn/status.js'
 import type { Closer } from './create-system.js'
 
 // The managed VPN as a part of the agent (issue 13, docs/vpn.md): the `vpn` child of the root
@@ -146,7 +146,7 @@ export function createVpnPart(options: VpnPartOptions) {
     const stats = tunnel?.stats()
     const peers = stats?.wireguard.peers ?? []
     const inTunnel = context?.route === 'tunnel'
-    return {
+    const shown: VpnStatus = {
       enabled: context?.enabled ?? config.downloads.vpn.enabled,
       state,
       mode: inTunnel ? 'wireguard' : 'off',
@@ -154,8 +154,9 @@ export function createVpnPart(options: VpnPartOptions) {
       handshakeAgeSeconds: stats?.lastHandshakeAt === undefined ? null : Math.round((systemClock.now() - stats.lastHandshakeAt) / 1000),
       rxBytes: peers.reduce((sum, peer) => sum + peer.rxBytes, 0),
       txBytes: peers.reduce((sum, peer) => sum + peer.txBytes, 0),
-      ...(context?.error ? { error: context.error } : {}),
     }
+    const error = vpnStatusError(state, context?.error, stats?.wireguard.lastSendError)
+    return error === undefined ? shown : { ...shown, error }
   }
 
   const setEnabled = (enabled: boolean) => vpnActor()?.send({ type: enabled ? 'vpn.enable' : 'vpn.disable' })

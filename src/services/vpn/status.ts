@@ -20,3 +20,16 @@ export interface VpnStatus {
 export type VpnCheckResult =
   | { result: 'ok' | 'disabled' | 'not_provisioned' | 'slot_on_device'; exitServer?: string }
   | { result: 'error'; error: string }
+
+/**
+ * The `error` of the status: the VPN machine's own (a refused or unusable config) first; else,
+ * while the tunnel is not up, the socket's last refusal to send (EPERM from a host firewall rule,
+ * ENETUNREACH with no route), which the handshake timers only count as lost datagrams and
+ * which would otherwise show as a tunnel that is down for no reason. The device clears it once
+ * datagrams go out again.
+ */
+export function vpnStatusError(state: VpnStateName, machineError: string | undefined, lastSendError: string | undefined): string | undefined {
+  if (machineError) return machineError
+  if (state === 'up' || state === 'off' || lastSendError === undefined) return undefined
+  return `this host refuses to send to the exit server (${lastSendError}); check the firewall and routes for UDP to it`
+}
