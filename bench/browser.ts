@@ -9,7 +9,10 @@
 //                 frame the page's <video> presented (requestVideoFrameCallback); the page is
 //                 opened right after the session is created, as a web app would;
 //   seekMs        from setting currentTime to the middle of the file to the first frame presented
-//                 there while playing (measured in the page).
+//                 there while playing (measured in the page); seekBreakdownMs: when the page asked
+//                 for the seek's segment, got it, appended it (hls.js events), and the frame;
+//                 seekAfterAppendAllMs: the browser's part after the append (mostly decoding
+//                 from the keyframe before the asked time to it).
 // Anchors, bare ffmpeg with the engine's arguments for the same rung, from spawn until the files
 // exist (inotify + 2 ms poll):
 //   bareFirstSegmentMs  from 0: init.mp4 and seg-0.m4s;
@@ -68,7 +71,27 @@ interface Sample {
   agentReadyMs: number
   pageKnewReadyMs: number
   readyVia: string
+  seekMarks: Record<string, number>
   marks: Record<string, number>
+}
+
+type FragEntry = { at: number; seek?: number; loading?: number | string; loaded?: number | string; appended?: number | string }
+/**
+ * Where a seek's wait went, in ms from the seek: the page asked for the seek's segment, it arrived,
+ * its video was appended, then the frame (seekMs). What is left after the append is the browser's
+ * decode from the segment's keyframe to the target.
+ */
+function seekBreakdown(log: FragEntry[], seekMs: number): Record<string, number> {
+  const start = log.findLastIndex((entry) => entry.seek === seekSeconds)
+  if (start < 0) return {}
+  const at = log[start]!.at
+  const first = (pick: (entry: FragEntry) => boolean) => log.slice(start).find(pick)?.at
+  const marks: Record<string, number | undefined> = {
+    segmentRequested: first((entry) => entry.loading === seekSegment),
+    segmentLoaded: first((entry) => entry.loaded === seekSegment),
+    segmentAppended: first((entry) => entry.appended === seekSegment),
+  }
+  return Object.fromEntries([...Object.entries(marks).flatMap(([name, value]) => (value === undefined ? [] : [[name, value - at]])), ['frame', seekMs]])
 }
 
 async function main(): Promise<void> {
@@ -131,6 +154,7 @@ async function main(): Promise<void> {
       // Let it play a moment, as a person would before reaching for the seek bar.
       await poll('playback did not start', () => page.evaluate<boolean | null>('document.querySelector("video").currentTime > 1 || null'), 30_000)
       const seekMs = await page.evaluate<number>(`window.maPlayer.seek(${seekSeconds})`)
+      const seekMarks = kind.PlayMethod === 'hls' ? seekBreakdown(await page.evaluate<FragEntry[]>('window.maPlayer.fragments'), seekMs) : {}
       server.removeStreamSession(sessionId)
       await page.goto('about:blank')
       await rm(file, { force: true })
@@ -141,6 +165,7 @@ async function main(): Promise<void> {
         agentReadyMs: readyAt - createdAt,
         pageKnewReadyMs: state.readyKnownAtMs - createdAt,
         readyVia: state.readyVia,
+        seekMarks,
         marks: Object.fromEntries(Object.entries(state.marks).map(([name, at]) => [name, at - createdAt])),
       }
     }
@@ -186,9 +211,12 @@ async function main(): Promise<void> {
           .map((name) => [name, round1(median(list.flatMap((s) => (s.marks[name] === undefined ? [] : [s.marks[name]!]))))])),
         firstFrame: round1(median(list.map((s) => s.firstFrameMs))),
       },
+      seekBreakdownMs: Object.fromEntries([...new Set(list.flatMap((s) => Object.keys(s.seekMarks)))]
+        .map((name) => [name, round1(median(list.flatMap((s) => (s.seekMarks[name] === undefined ? [] : [s.seekMarks[name]!]))))])),
       readyVia: [...new Set(list.map((s) => s.readyVia))],
       firstFrameAllMs: list.map((s) => round1(s.firstFrameMs)),
       seekAllMs: list.map((s) => round1(s.seekMs)),
+      seekAfterAppendAllMs: list.flatMap((s) => (s.seekMarks.segmentAppended === undefined ? [] : [round1(s.seekMs - s.seekMarks.segmentAppended)])),
     })
     const pairedRatio = (own: number[], anchor: number[]) => ratio(median(own.map((value, i) => value / anchor[i]!)), 1)
     const hls = (kind: Kind) => {

@@ -426,7 +426,10 @@ function attachHls() {
   })
   hls.on(Hls.Events.FRAG_LOADING, (_event, data) => fragLog({ loading: data.frag.sn }))
   hls.on(Hls.Events.FRAG_LOADED, (_event, data) => { if (data.frag.sn === 'initSegment') fragLog({ loaded: 'init' }) })
-  hls.on(Hls.Events.BUFFER_APPENDED, () => mark('bufferAppended'))
+  hls.on(Hls.Events.BUFFER_APPENDED, (_event, data) => {
+    mark('bufferAppended')
+    if (data.type !== 'audio') fragLog({ appended: data.frag?.sn })
+  })
   hls.on(Hls.Events.ERROR, (_event, data) => {
     player.errors.push({ type: data.type, details: data.details, fatal: data.fatal })
     if (!data.fatal) return

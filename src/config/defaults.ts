@@ -98,6 +98,12 @@ export const hlsSeekAheadSegments = 1
 export const hlsSeekWarmupFrames = 0
 /** ...and at most this many segments of warm-up. */
 export const hlsSeekWarmupMaxSegments = 5
+/**
+ * A seek-restart's wanted segment has a keyframe every this many seconds (the boundaries stay the
+ * only cuts): the browser decodes from the keyframe before the asked time, so a seek into the
+ * middle of a 1080p segment decodes ~13 frames instead of ~30 (issue 17, docs/hls.md "Seeking").
+ */
+export const hlsSeekKeyframeSeconds = 0.5
 /** How often the engine looks for newly written segments of the running ffmpeg. */
 export const hlsSegmentScanMs = 200
 /**

@@ -12,6 +12,8 @@ const run = promisify(execFile)
 export type FixtureName = 'h264-1080p' | 'h264-720p' | 'anamorphic' | 'hevc10-surround' | 'h264-360p'
   // 20 s clips for the browser tests (issue 17): long enough that the middle is a real seek.
   | 'h264-1080p-20s' | 'h264-540p-20s'
+  // 23.976 fps (24000/1001): frames fall off the whole seconds, which is where segment cutting is fragile.
+  | 'h264-ntsc-film-360p'
 
 export interface MediaFixtures {
   dir: string
@@ -33,7 +35,7 @@ export async function createMediaFixtures(ffmpeg = 'ffmpeg'): Promise<MediaFixtu
   const dir = await mkdtemp(join(tmpdir(), 'media-agent-hls-fixtures-'))
   const made = new Map<FixtureName, Promise<string>>()
   const generate = async (name: FixtureName): Promise<string> => {
-    const video = (size: string, seconds: number, rate = 30) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${rate}:duration=${seconds}`]
+    const video = (size: string, seconds: number, rate: number | string = 30) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${rate}:duration=${seconds}`]
     const tone = (seconds: number, layout = 'stereo', frequency = 440) => ['-f', 'lavfi', '-i', `sine=frequency=${frequency}:duration=${seconds}:sample_rate=48000,aformat=channel_layouts=${layout}`]
     const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '48']
     let args: string[]
@@ -58,6 +60,10 @@ export async function createMediaFixtures(ffmpeg = 'ffmpeg'): Promise<MediaFixtu
       case 'h264-540p-20s':
         file = join(dir, 'h264-540p-20s.mp4')
         args = [...video('960x540', 20), ...tone(20), ...h264, '-c:a', 'aac', '-b:a', '96k', '-shortest', file]
+        break
+      case 'h264-ntsc-film-360p':
+        file = join(dir, 'h264-ntsc-film-360p.mp4')
+        args = [...video('640x360', 24, '24000/1001'), ...tone(24), ...h264, '-c:a', 'aac', '-b:a', '96k', '-shortest', file]
         break
       case 'anamorphic':
         // 2.39:1 on screen from 960x536 storage with 4:3 pixels (display 1280x536).

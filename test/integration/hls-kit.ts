@@ -88,6 +88,8 @@ export interface SegmentFacts {
   durationSeconds: number
   frames: number
   keyframes: number
+  /** Presentation times of the keyframes, in seconds from the segment's earliest frame. */
+  keyframeOffsets: number[]
   /** Coded size of the video, as a player decodes it. */
   width: number
   height: number
@@ -100,7 +102,8 @@ export async function segmentFacts(init: Buffer, segment: Buffer): Promise<Segme
     const file = join(dir, 'seg.mp4')
     await writeFile(file, Buffer.concat([init, segment]))
     const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time,flags', '-of', 'json', file], { maxBuffer: 16 * 1024 * 1024 })
-    const packets = (JSON.parse(stdout) as { packets: { flags: string; duration_time?: string }[] }).packets
+    const packets = (JSON.parse(stdout) as { packets: { flags: string; pts_time?: string; duration_time?: string }[] }).packets
+    const earliest = Math.min(...packets.map((packet) => Number(packet.pts_time ?? Infinity)))
     const size = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file])
     const [width, height] = size.stdout.trim().split(',').map(Number) as [number, number]
     return {
@@ -110,6 +113,7 @@ export async function segmentFacts(init: Buffer, segment: Buffer): Promise<Segme
       durationSeconds: packets.reduce((sum, packet) => sum + Number(packet.duration_time ?? 0), 0),
       frames: packets.length,
       keyframes: packets.filter((packet) => packet.flags.includes('K')).length,
+      keyframeOffsets: packets.filter((packet) => packet.flags.includes('K')).map((packet) => Number(packet.pts_time) - earliest).sort((a, b) => a - b),
     }
   } finally {
     await rm(dir, { recursive: true, force: true })

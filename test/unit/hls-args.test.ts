@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildHlsArgs, keyframeExpression, keyframeTimes, scaleFilter, type HlsArgsInput, type HlsEncoder } from '../../src/services/ffmpeg/hls-args.js'
+import { buildHlsArgs, hlsTimeSeconds, keyframeExpression, keyframeTimes, scaleFilter, seekSegmentKeyframes, type HlsArgsInput, type HlsEncoder } from '../../src/services/ffmpeg/hls-args.js'
 import { outputGeometry } from '../../src/services/hls/quality-ladder.js'
 
 const base: HlsArgsInput = {
@@ -64,6 +64,27 @@ describe('HLS output rules (contract 4.3)', () => {
     expect(keyframeExpression(2.5)).toBe('expr:gte(t,2.500*n_forced-0.000001)')
     expect(valueAfter(argsOf({ startSegment: 3 }), '-force_key_frames')).toBe('4,6,8,10')
     expect(keyframeTimes(4, 9, 2)).toBe('4,6,8,10')
+  })
+
+  it('a seek-run without warm-up adds keyframes every 0.5 s inside the wanted segment only, with an -hls_time that cuts at boundaries only', () => {
+    const seek = argsOf({ startSegment: 3, warmupSegments: 0 })
+    expect(valueAfter(seek, '-force_key_frames')).toBe('6,6.500,7,7.500,8,10')
+    // Between the wanted segment's last inner keyframe (1.5 s in) and its end (2 s), and below 2 s after it.
+    expect(valueAfter(seek, '-hls_time')).toBe('1.750')
+    expect(seekSegmentKeyframes(7, 2, 0.5)).toEqual(['14.500', '15', '15.500'])
+    expect(seekSegmentKeyframes(7, 2, 1)).toEqual(['15'])
+    expect(seekSegmentKeyframes(7, 2, 2)).toEqual([]) // a spacing of the segment length adds none
+    expect(keyframeTimes(6, 9, 2, ['6.500', '7', '7.500'])).toBe('6,6.500,7,7.500,8,10')
+    expect(hlsTimeSeconds(2)).toBe(1)
+    expect(hlsTimeSeconds(2, 0.5)).toBe(1.75)
+  })
+
+  it('a run from 0 and a seek-run with a warm-up keep one keyframe per segment and cut at every keyframe', () => {
+    // A warm-up exists to make the wanted segment's frames those of a run from 0; extra keyframes would undo it.
+    for (const args of [argsOf(), argsOf({ startSegment: 3, warmupSegments: 1 }), argsOf({ startSegment: 3, warmupSegments: 0, seekKeyframeSeconds: 2 })]) {
+      expect(valueAfter(args, '-force_key_frames')).not.toContain('.5')
+      expect(valueAfter(args, '-hls_time')).toBe('1')
+    }
   })
 
   it('a run from 0 needs nothing the probe gives but the bitrate rung and the audio mapping', () => {

@@ -1,4 +1,4 @@
-import { hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
+import { hlsSeekKeyframeSeconds, hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
 import { outputGeometry, qualityLadder, type OutputGeometry, type SourceGeometry } from '../hls/quality-ladder.js'
 import type { Quality } from '../../protocol/wire.js'
 
@@ -28,6 +28,8 @@ export interface HlsArgsInput {
   /** Segments encoded and discarded before `startSegment` on a seek-restart (docs/hls.md "Seeking"); 0 starts at `startSegment`. */
   warmupSegments?: number
   segmentSeconds?: number
+  /** Keyframe spacing inside a seek-run's wanted segment (default hlsSeekKeyframeSeconds; >= segmentSeconds: none extra). */
+  seekKeyframeSeconds?: number
 }
 
 export interface HlsArgs {
@@ -85,16 +87,25 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   // expression's `t` counts from the run's own start there, which drifts from the source timeline
   // when the source does not start at 0); a run from 0 gets the expression, which needs no
   // duration and so no probe (measured identical to the list: docs/hls.md "Starting before the probe").
-  args.push('-force_key_frames', startSeconds > 0 ? keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds) : keyframeExpression(segmentSeconds))
+  //
+  // A seek-run also gets keyframes inside the wanted segment (the one the player seeks into), so
+  // the browser decodes from a keyframe near the asked time, not from the segment's start. They
+  // are not cut points: see hlsTimeSeconds().
+  // Not after a warm-up: a warm-up exists to make the wanted segment's frames those of a run from
+  // 0, which extra keyframes would undo (and the cut arithmetic below assumes the wanted segment is
+  // the run's first).
+  const extra = startSeconds > 0 && startSegment === wanted ? seekSegmentKeyframes(wanted, segmentSeconds, input.seekKeyframeSeconds ?? hlsSeekKeyframeSeconds) : []
+  const extraSpacing = extra.length > 0 ? segmentSeconds / (extra.length + 1) : undefined
+  args.push('-force_key_frames', startSeconds > 0 ? keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds, extra) : keyframeExpression(segmentSeconds))
   args.push(...encoder.noExtraKeyframes)
 
   if (input.hasAudio) args.push('-c:a', 'aac', '-b:a', '160k', '-ac', '2')
 
   // Uniform 2 s segments, no -hls_init_time (contract 4.3.1). -hls_time below the segment length
-  // makes the muxer cut at each forced keyframe and nowhere else.
+  // makes the muxer cut at each boundary keyframe and nowhere else (hlsTimeSeconds()).
   args.push(
     '-f', 'hls',
-    '-hls_time', String(segmentSeconds / 2),
+    '-hls_time', formatSeconds(hlsTimeSeconds(segmentSeconds, extraSpacing)),
     '-hls_segment_type', 'fmp4',
     '-hls_fmp4_init_filename', 'init.mp4',
     '-hls_segment_filename', `${input.outputDir}/seg-%d.m4s`,
@@ -242,13 +253,42 @@ export function keyframeExpression(segmentSeconds: number): string {
   return `expr:gte(t,${formatSeconds(segmentSeconds)}*n_forced-0.000001)`
 }
 
-/** `0,2,4,…` up to the duration, from the first boundary at or after `fromSeconds`. */
-export function keyframeTimes(fromSeconds: number, durationSeconds: number, segmentSeconds: number): string {
-  const times: string[] = []
+/** `0,2,4,…` up to the duration, from the first boundary at or after `fromSeconds`; `extra` times (inside a segment) in order among them. */
+export function keyframeTimes(fromSeconds: number, durationSeconds: number, segmentSeconds: number, extra: readonly string[] = []): string {
+  const times: { at: number; text: string }[] = extra.map((text) => ({ at: Number(text), text }))
   const first = Math.ceil(fromSeconds / segmentSeconds)
   const last = Math.max(first, Math.ceil(durationSeconds / segmentSeconds))
-  for (let index = first; index <= last; index++) times.push(formatSeconds(index * segmentSeconds))
-  return times.join(',')
+  for (let index = first; index <= last; index++) times.push({ at: index * segmentSeconds, text: formatSeconds(index * segmentSeconds) })
+  return times.sort((a, b) => a.at - b.at).map((time) => time.text).join(',')
+}
+
+/** The keyframe times strictly inside segment `segment`, every `spacingSeconds` (none when the spacing is not below the segment length). */
+export function seekSegmentKeyframes(segment: number, segmentSeconds: number, spacingSeconds: number): string[] {
+  const perSegment = Math.round(segmentSeconds / spacingSeconds)
+  if (!(spacingSeconds > 0) || perSegment < 2) return []
+  const times: string[] = []
+  for (let step = 1; step < perSegment; step++) times.push(formatSeconds(segment * segmentSeconds + (step * segmentSeconds) / perSegment))
+  return times
+}
+
+/**
+ * -hls_time for a run. ffmpeg 5.1's hls muxer cuts at the first keyframe whose time since the
+ * run's first packet is at least `hls_time * (segments written so far + 1)`: a threshold that
+ * grows by hls_time per segment from the run's start, not from the last cut. Below the segment
+ * length the threshold lags behind the boundaries, so the muxer cuts at every keyframe; with
+ * keyframes only at boundaries that is every boundary, whatever the frame grid (a run's first
+ * frame is up to a frame after its boundary, so a threshold of exactly the segment length would
+ * miss boundaries of a 23.976 fps source). Hence half the segment length without extra keyframes.
+ *
+ * With keyframes inside the run's first segment (a seek-run's wanted one, `spacingSeconds` apart,
+ * the last one a spacing before the segment's end), the first cut's threshold must
+ * fall between that last inner keyframe and the end boundary: S - spacing/2 (1.75 s for 2 s and
+ * 0.5 s), which leaves half a spacing either side for the frame grid. Every later threshold lags
+ * (n * hls_time < n * S) and no later segment has an inner keyframe, so the muxer cuts at every
+ * boundary and nowhere else (test/integration/hls-seek-keyframes.test.ts, 23.976 fps included).
+ */
+export function hlsTimeSeconds(segmentSeconds: number, spacingSeconds?: number): number {
+  return spacingSeconds === undefined ? segmentSeconds / 2 : segmentSeconds - spacingSeconds / 2
 }
 
 function formatSeconds(seconds: number): string {
