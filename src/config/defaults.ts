@@ -207,6 +207,13 @@ export const torrentPiecePoolMaxFreePerLength = 16
 export const torrentPiecePoolMaxFreeBytes = 32 * MiB
 /** Free piece buffers are dropped after this long without a piece written (an idle engine keeps none). */
 export const torrentPiecePoolIdleEmptyMs = 5_000
+/**
+ * The file store writes a piece in slices of at most this (one pwrite each, one at a time per file):
+ * the kernel sizes page-cache folios by the write, and 1 MiB folios come from the high-order free
+ * memory a VM's balloon has handed back to the host, each page then faulted in again (2-4x the
+ * kernel CPU of 128 KiB writes on this machine; docs/torrents.md, CPU, File writes).
+ */
+export const torrentStoreWriteSliceBytes = 128 * 1024
 /** At most one verified-piece map write per torrent per this while pieces arrive (each one fdatasyncs the torrent's files). */
 export const torrentPieceMapWriteIntervalMs = 5_000
 /** Each tracker's re-announce period is shortened by a random fraction up to this, so torrents started together drift apart. */

@@ -21,13 +21,14 @@ const get = (store: InstanceType<ReturnType<typeof fileStoreFor>>, index: number
   new Promise<Buffer>((resolve, reject) => store.get(index, opts, (err, buf) => (err ? reject(err) : resolve(buf!))))
 
 describe('file store', () => {
-  it('writes chunks across file boundaries and reads any range back, with at most the allowed idle descriptors', async () => {
+  it('writes chunks across file boundaries, in slices of any size, and reads any range back, with at most the allowed idle descriptors', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 1, max: 3000 }),
         fc.integer({ min: 1, max: 3 }),
-        async (sizes, chunkLength, maxOpen) => {
+        fc.integer({ min: 1, max: 4000 }),
+        async (sizes, chunkLength, maxOpen, writeSliceBytes) => {
           const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
           dirs.push(dir)
           let offset = 0
@@ -38,7 +39,7 @@ describe('file store', () => {
           })
           const total = offset
           const data = randomBytes(total)
-          const pool = new FilePool({ maxOpen })
+          const pool = new FilePool({ maxOpen, writeSliceBytes })
           const store = new (fileStoreFor(pool))(chunkLength, { path: dir, files, length: total })
           const chunks = Math.ceil(total / chunkLength)
           // Written in a shuffled order, concurrently.

@@ -54,6 +54,8 @@ export interface TorrentEngineOptions {
   stateDir?: string
   pieceMapWriteIntervalMs?: number
   maxOpenFiles?: number
+  /** The file store's largest single write (defaults.torrentStoreWriteSliceBytes; the bench compares). */
+  writeSliceBytes?: number
   /**
    * Where peer and tracker traffic goes (the VPN's tunnel, docs/vpn.md); the clear when absent
    * or when it names no network. A change restarts the client in the new network.
@@ -172,7 +174,7 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#options = options
     this.#log = options.logger
     this.#signals.setMaxListeners(0)
-    this.#files = new FilePool({ maxOpen: options.maxOpenFiles ?? defaults.torrentStoreMaxOpenFiles })
+    this.#files = new FilePool({ maxOpen: options.maxOpenFiles ?? defaults.torrentStoreMaxOpenFiles, writeSliceBytes: options.writeSliceBytes })
     this.#store = options.store ?? fileStoreFor(this.#files)
     // Only the engine's own store says when bytes are durable, which a map needs (piece-map.ts).
     if (options.stateDir && !options.store) {

@@ -33,6 +33,8 @@ interface Handle {
   /** Written since its last fdatasync. */
   dirty: boolean
   writable: boolean
+  /** Settles when the file's last queued write has: writes to one file run one at a time. */
+  writeTail: Promise<unknown>
 }
 
 function openFile(path: string): Promise<{ fd: number; writable: boolean }> {
@@ -68,10 +70,13 @@ export class FilePool {
   readonly #readBudget: number
   #reading = 0
   readonly #waiting: { bytes: number; start: () => void }[] = []
+  /** Largest single pwrite (defaults.torrentStoreWriteSliceBytes explains why). */
+  readonly writeSliceBytes: number
 
-  constructor(options: { maxOpen: number; readBudgetBytes?: number }) {
+  constructor(options: { maxOpen: number; readBudgetBytes?: number; writeSliceBytes?: number }) {
     this.#maxOpen = Math.max(1, options.maxOpen)
     this.#readBudget = Math.max(1, options.readBudgetBytes ?? defaults.torrentStoreReadBudgetBytes)
+    this.writeSliceBytes = Math.max(1, options.writeSliceBytes ?? defaults.torrentStoreWriteSliceBytes)
   }
 
   /** Runs `read` of `bytes` once the reads in flight leave room for it (one read always may run). */
@@ -98,7 +103,11 @@ export class FilePool {
     return this.#handles.size
   }
 
-  /** Runs `use` with the file's descriptor, opening it if needed; `wrote` marks it for the next sync. */
+  /**
+   * Runs `use` with the file's descriptor, opening it if needed. `wrote` marks it for the next sync
+   * and queues `use` behind the file's earlier writes: concurrent pwrites to one file only take
+   * turns on its inode lock in the kernel (spinning for it meanwhile) and finish no sooner.
+   */
   async with<T>(path: string, use: (fd: number, writable: boolean) => Promise<T>, wrote = false): Promise<T> {
     let handle = this.#handles.get(path)
     if (handle) {
@@ -106,7 +115,7 @@ export class FilePool {
       this.#handles.set(path, handle)
     } else {
       const opening = openFile(path)
-      const made: Handle = { path, opened: opening.then((o) => o.fd), fd: null, users: 0, dirty: false, writable: true }
+      const made: Handle = { path, opened: opening.then((o) => o.fd), fd: null, users: 0, dirty: false, writable: true, writeTail: Promise.resolve() }
       handle = made
       this.#handles.set(path, made)
       opening.then((o) => {
@@ -120,8 +129,12 @@ export class FilePool {
     handle.users++
     try {
       const fd = await handle.opened
-      const result = await use(fd, handle.writable)
-      if (wrote) handle.dirty = true
+      if (!wrote) return await use(fd, handle.writable)
+      const opened = handle
+      const run = opened.writeTail.then(() => use(fd, opened.writable))
+      opened.writeTail = run.catch(() => {})
+      const result = await run
+      opened.dirty = true
       return result
     } finally {
       handle.users--
@@ -209,10 +222,11 @@ function readAt(fd: number, buf: Buffer, position: number): Promise<void> {
   })
 }
 
-function writeAt(fd: number, buf: Uint8Array, position: number): Promise<void> {
+/** Writes `buf` at `position` in pwrites of at most `slice` bytes, one after another. */
+function writeAt(fd: number, buf: Uint8Array, position: number, slice: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let done = 0
-    const step = () => write(fd, buf, done, buf.length - done, position + done, (err, n) => {
+    const step = () => write(fd, buf, done, Math.min(slice, buf.length - done), position + done, (err, n) => {
       if (err) return reject(err)
       done += n
       if (done < buf.length) step()
@@ -318,7 +332,7 @@ export function fileStoreFor(pool: FilePool): ChunkStoreConstructor {
       if (buf.length !== size) return queueMicrotask(() => cb(new Error(`chunk ${index} must be ${size} bytes, not ${buf.length}`)))
       const start = index * this.chunkLength
       const writes = this.#targets(start, start + size).map((t) =>
-        pool.with(t.file.path, (fd) => writeAt(fd, buf.subarray(t.from, t.to), t.at), true),
+        pool.with(t.file.path, (fd) => writeAt(fd, buf.subarray(t.from, t.to), t.at, pool.writeSliceBytes), true),
       )
       Promise.all(writes).then(() => cb(null), (err: Error) => cb(err))
     }
