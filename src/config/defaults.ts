@@ -208,7 +208,7 @@ export const torrentPiecePoolMaxFreeBytes = 32 * MiB
 /** Free piece buffers are dropped after this long without a piece written (an idle engine keeps none). */
 export const torrentPiecePoolIdleEmptyMs = 5_000
 /**
- * The file store writes a piece in slices of at most this (one pwrite each, one at a time per file):
+ * The file store writes a piece in slices of at most this (one pwrite each, one after another):
  * the kernel sizes page-cache folios by the write, and 1 MiB folios come from the high-order free
  * memory a VM's balloon has handed back to the host, each page then faulted in again (2-4x the
  * kernel CPU of 128 KiB writes on this machine; docs/torrents.md, CPU, File writes).
@@ -220,6 +220,12 @@ export const torrentPieceMapWriteIntervalMs = 5_000
 export const torrentAnnounceJitter = 0.1
 /** Wire messages up to this size sent in one tick leave in one socket write (wire-tuning.ts); a block (16 KiB) never waits. */
 export const torrentWireSmallMessageBytes = 256
+/**
+ * Blocks (16 KiB) the engine asks one peer for at once, at most (libtorrent's max_out_request_queue;
+ * 8 MiB in flight): webtorrent's own depth is a second of the peer's speed, unbounded when the
+ * peer sends no `reqq` (aria2c: ~5,000-10,000 at 300 MiB/s), and the wire scans it for every block.
+ */
+export const torrentWireMaxRequests = 500
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000

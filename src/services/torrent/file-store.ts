@@ -33,8 +33,6 @@ interface Handle {
   /** Written since its last fdatasync. */
   dirty: boolean
   writable: boolean
-  /** Settles when the file's last queued write has: writes to one file run one at a time. */
-  writeTail: Promise<unknown>
 }
 
 function openFile(path: string): Promise<{ fd: number; writable: boolean }> {
@@ -103,11 +101,7 @@ export class FilePool {
     return this.#handles.size
   }
 
-  /**
-   * Runs `use` with the file's descriptor, opening it if needed. `wrote` marks it for the next sync
-   * and queues `use` behind the file's earlier writes: concurrent pwrites to one file only take
-   * turns on its inode lock in the kernel (spinning for it meanwhile) and finish no sooner.
-   */
+  /** Runs `use` with the file's descriptor, opening it if needed; `wrote` marks it for the next sync. */
   async with<T>(path: string, use: (fd: number, writable: boolean) => Promise<T>, wrote = false): Promise<T> {
     let handle = this.#handles.get(path)
     if (handle) {
@@ -115,7 +109,7 @@ export class FilePool {
       this.#handles.set(path, handle)
     } else {
       const opening = openFile(path)
-      const made: Handle = { path, opened: opening.then((o) => o.fd), fd: null, users: 0, dirty: false, writable: true, writeTail: Promise.resolve() }
+      const made: Handle = { path, opened: opening.then((o) => o.fd), fd: null, users: 0, dirty: false, writable: true }
       handle = made
       this.#handles.set(path, made)
       opening.then((o) => {
@@ -129,12 +123,8 @@ export class FilePool {
     handle.users++
     try {
       const fd = await handle.opened
-      if (!wrote) return await use(fd, handle.writable)
-      const opened = handle
-      const run = opened.writeTail.then(() => use(fd, opened.writable))
-      opened.writeTail = run.catch(() => {})
-      const result = await run
-      opened.dirty = true
+      const result = await use(fd, handle.writable)
+      if (wrote) handle.dirty = true
       return result
     } finally {
       handle.users--
