@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { FilePool, fileStoreFor } from '../../src/services/torrent/file-store.js'
+import { FilePool, fileStoreFor, noDataOnDisk } from '../../src/services/torrent/file-store.js'
 
 // The engine's chunk store (docs/torrents.md, What the engine changes behind webtorrent) on real
 // files: chunks spanning files land at the right offsets, reads see exactly what was written,
@@ -104,5 +104,20 @@ describe('file store', () => {
     expect(small).toHaveLength(20)
     // Three of 30 bytes fit in 100 at once, never a fourth.
     expect(most).toBe(90)
+  })
+
+  it('tells a new download (files missing or empty) from one with data on disk, which must be verified', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const paths = [join(dir, 'a.bin'), join(dir, 'sub', 'b.bin')]
+    expect(await noDataOnDisk(paths)).toBe(true)
+    await writeFile(paths[0]!, '')
+    expect(await noDataOnDisk(paths)).toBe(true)
+    await mkdir(join(dir, 'sub'))
+    await writeFile(paths[1]!, 'x')
+    expect(await noDataOnDisk(paths)).toBe(false)
+    // A path below a file (ENOTDIR) holds nothing either.
+    await writeFile(join(dir, 'file'), 'y')
+    expect(await noDataOnDisk([join(dir, 'file', 'below')])).toBe(true)
   })
 })

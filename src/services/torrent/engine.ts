@@ -10,7 +10,7 @@ import { AgentError, TorrentDiskFullError, TorrentEngineError, TorrentNotFoundEr
 import type { Logger } from '../../log.js'
 import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedSource } from './source.js'
 import { installUtpFallback } from './utp-fallback.js'
-import { FilePool, deleteTorrentFiles, fileStoreFor } from './file-store.js'
+import { FilePool, deleteTorrentFiles, fileStoreFor, noDataOnDisk, storeFilePaths } from './file-store.js'
 import { readTorrentFile } from './read-stream.js'
 import { PieceMaps } from './piece-map.js'
 import { installWireTuning } from './wire-tuning.js'
@@ -417,6 +417,14 @@ export class WebTorrentEngine implements TorrentEngine {
     if (!this.#pieceMaps && entry.bitfield) addOptions.bitfield = entry.bitfield
     if (this.#pieceMaps) {
       Object.assign(addOptions, await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!))
+      if (entry.paused || this.#closed || this.#replacing) return
+    }
+    // Not one byte of the torrent on disk (a new download): nothing to verify. Without a startup
+    // bitfield webtorrent would read every piece of files that are not there (1,024 reads of a
+    // 1 MiB buffer each for 1 GiB, every one failing) before requesting the first block.
+    const layout = parsed as { pieces?: unknown[]; files?: { path: string }[] }
+    if (!this.#options.store && !addOptions.skipVerify && !addOptions.bitfield && layout.pieces?.length && layout.files?.length) {
+      if (await noDataOnDisk(storeFilePaths(addOptions.path!, layout.files))) addOptions.bitfield = new Uint8Array(Math.ceil(layout.pieces.length / 8))
       if (entry.paused || this.#closed || this.#replacing) return
     }
     const network = this.#network

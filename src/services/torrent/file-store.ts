@@ -1,5 +1,5 @@
 import { close, constants, fdatasync, mkdir, open, read, rm, write } from 'node:fs'
-import { rm as rmAsync, rmdir } from 'node:fs/promises'
+import { rm as rmAsync, rmdir, stat as statAsync } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import * as defaults from '../../config/defaults.js'
 import { RELEASES_PUT_BUFFER } from './piece-pool.js'
@@ -359,6 +359,15 @@ export function fileStoreFor(pool: FilePool): ChunkStoreConstructor {
       })
     }
   }
+}
+
+/** True when none of `paths` holds a byte (each is missing or empty): a torrent there has nothing to verify. */
+export async function noDataOnDisk(paths: readonly string[]): Promise<boolean> {
+  for (const path of paths) {
+    const size = await statAsync(path).then((info) => info.size, (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 0 : -1))
+    if (size !== 0) return false
+  }
+  return true
 }
 
 /** Removes a torrent's files (delete_task with deleteFiles), then the directories they leave empty. */
