@@ -14,6 +14,7 @@ import { FilePool, deleteTorrentFiles, fileStoreFor, noDataOnDisk, storeFilePath
 import { readTorrentFile } from './read-stream.js'
 import { PieceMaps } from './piece-map.js'
 import { installWireTuning } from './wire-tuning.js'
+import { installMseKeys } from './mse-keys.js'
 import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
@@ -181,6 +182,7 @@ export class WebTorrentEngine implements TorrentEngine {
       this.#pieceMaps = new PieceMaps({ stateDir: options.stateDir, pool: this.#files, logger: this.#log, writeIntervalMs: options.pieceMapWriteIntervalMs })
     }
     if (options.wireTuning !== false) this.#warnOnce(installWireTuning(), 'webtorrent changed: its wire and piece code stay untuned (more CPU per GiB)')
+    if (options.wireTuning !== false) this.#warnOnce(installMseKeys(), 'bittorrent-protocol changed: each encrypted connection checks the MSE prime again (~20 ms CPU)')
     if (options.wireTuning !== false && options.piecePool !== false) this.#warnOnce(installPiecePool({
       maxFreePerLength: defaults.torrentPiecePoolMaxFreePerLength, maxFreeBytes: defaults.torrentPiecePoolMaxFreeBytes, idleEmptyMs: defaults.torrentPiecePoolIdleEmptyMs,
     }), 'immediate-chunk-store changed: piece buffers are not reused (more GC per GiB)')
