@@ -226,6 +226,12 @@ export const torrentWireSmallMessageBytes = 256
  * peer sends no `reqq` (aria2c: ~5,000-10,000 at 300 MiB/s), and the wire scans it for every block.
  */
 export const torrentWireMaxRequests = 500
+/**
+ * A peer with more than torrentWireMaxRequests minus this many blocks outstanding is not asked for
+ * more yet: the next request pass asks for this many at once, in one write, instead of one pass and
+ * one small write per block answered (only at rates where webtorrent itself would keep ~500 out).
+ */
+export const torrentWireRefillBlocks = 64
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
+import Torrent from 'webtorrent/lib/torrent.js'
 import { installWireTuning, nothingToRequest } from '../../src/services/torrent/wire-tuning.js'
 
 // wire-tuning.ts replaces how webtorrent's wire parses what arrives, sends small messages and
@@ -173,6 +174,80 @@ describe('tuned wire send', () => {
     // Three small messages went out as one buffer before the block.
     expect(out[0]!.length).toBe(17 + 17 + 9)
     wire.destroy()
+  })
+})
+
+describe('tuned sends on an encrypted wire', () => {
+  /** A stream cipher stand-in: XOR with a running counter, so bytes encrypted out of order or twice come out wrong. */
+  const streamCipher = () => {
+    let position = 0
+    return (data: Uint8Array) => Uint8Array.from(data, (byte) => byte ^ ((position++ * 31 + 7) & 0xff))
+  }
+
+  it('batches the small messages of one tick once the encryption handshake is done, encrypting every byte once and in order', async () => {
+    const wire = newWire('tcpOutgoing') as WireLike & { _encryptor: unknown }
+    const out: Buffer[] = []
+    wire.on('data', (chunk: Uint8Array) => out.push(Buffer.from(chunk)))
+    wire.on('error', () => {})
+    wire.peerChoking = false
+    const encrypt = streamCipher()
+    wire._encryptor = { state: 'done', encrypt, decrypt: (d: Uint8Array) => d }
+    wire.request(1, 0, 16384, () => {})
+    wire.request(1, 16384, 16384, () => {})
+    wire.have(7)
+    const block = Buffer.alloc(16384, 0x5a)
+    wire._push(block)
+    wire.unchoke()
+    const plain = Buffer.concat([
+      u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384),
+      u32(13), Buffer.from([6]), u32(1), u32(16384), u32(16384),
+      u32(5), Buffer.from([4]), u32(7),
+      block,
+      u32(1), Buffer.from([1]),
+    ])
+    const expected = Buffer.from(streamCipher()(plain))
+    await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(expected.length), { interval: 1 })
+    expect(Buffer.concat(out).equals(expected)).toBe(true)
+    expect(out[0]!.length).toBe(17 + 17 + 9)
+    wire.destroy()
+  })
+
+  it('sends each message by itself, encrypted as it is pushed, while the encryption handshake runs', async () => {
+    const wire = newWire('tcpOutgoing') as WireLike & { _encryptor: unknown }
+    const out: Buffer[] = []
+    wire.on('data', (chunk: Uint8Array) => out.push(Buffer.from(chunk)))
+    wire.on('error', () => {})
+    wire.peerChoking = false
+    wire._encryptor = { state: 'sentPe3', encrypt: streamCipher(), decrypt: (d: Uint8Array) => d }
+    wire.request(1, 0, 16384, () => {})
+    wire.have(7)
+    const plain = Buffer.concat([u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384), u32(5), Buffer.from([4]), u32(7)])
+    await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(plain.length), { interval: 1 })
+    expect(Buffer.concat(out).equals(Buffer.from(streamCipher()(plain)))).toBe(true)
+    expect(out[0]!.length).toBe(17)
+    wire.destroy()
+  })
+})
+
+describe('tuned request passes', () => {
+  const updateWire = (Torrent as unknown as { prototype: { _updateWire(this: unknown, wire: unknown): unknown } }).prototype._updateWire
+  /** A wire downloading fast from a choking peer: webtorrent's pass reads its speed, then stops at the choke. */
+  const fastWire = (outstanding: number) => {
+    let speedReads = 0
+    const wire = {
+      destroyed: false, type: 'tcpOutgoing', requests: new Array(outstanding).fill({}), peerChoking: true, hasFast: false,
+      peerExtendedHandshake: { reqq: 500 }, downloadSpeed: () => { speedReads++; return 300 * 1024 * 1024 },
+    }
+    return { wire, passed: () => speedReads > 0 }
+  }
+
+  it('asks a peer near the 500-block cap for more only once a batch of 64 blocks has come back', () => {
+    const near = fastWire(436)
+    updateWire.call({}, near.wire)
+    expect(near.passed()).toBe(false)
+    const below = fastWire(435)
+    updateWire.call({}, below.wire)
+    expect(below.passed()).toBe(true)
   })
 })
 

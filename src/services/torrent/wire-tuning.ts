@@ -3,7 +3,7 @@ import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
 import { acquirePieceBuffer } from './piece-pool.js'
 import createDebug from 'debug'
-import { torrentWireMaxRequests, torrentWireSmallMessageBytes } from '../../config/defaults.js'
+import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessageBytes } from '../../config/defaults.js'
 
 // Where webtorrent 3 spends its CPU on a fast download, and what is changed behind it
 // (docs/torrents.md, CPU). Each change replaces one method on the prototype of a class webtorrent
@@ -32,10 +32,14 @@ import { torrentWireMaxRequests, torrentWireSmallMessageBytes } from '../../conf
 //   300 MiB/s, and every received block then scanned that list (Wire#_pull) and every request pass
 //   walked all the pieces they cover. Here a peer's `reqq` is at most MAX_REQUESTS (libtorrent's own
 //   default queue), and a reply is matched against the oldest request first (peers answer in order).
+//   A peer near that cap is asked again only once a batch of blocks has come back: one request
+//   pass and one write per batch instead of per block.
 // - Debug logging: every message built a log line (`[id] got piece ...`) for a disabled logger.
 
 const SMALL_MESSAGE_BYTES = torrentWireSmallMessageBytes
 const MAX_REQUESTS = torrentWireMaxRequests
+/** A wire with at least this many requests outstanding waits for more replies before the next pass. */
+const REFILL_BELOW = Math.max(1, torrentWireMaxRequests - torrentWireRefillBlocks)
 const BLOCK_LENGTH = 1 << 14
 
 interface WireInternals {
@@ -45,7 +49,7 @@ interface WireInternals {
   _parser: (buffer: Uint8Array) => void
   _cryptoSyncPattern: Uint8Array | null
   _pePending: boolean
-  _encryptor: { encrypt(data: Uint8Array): Uint8Array; decrypt(data: Uint8Array): Uint8Array } | null
+  _encryptor: { state?: string; encrypt(data: Uint8Array): Uint8Array; decrypt(data: Uint8Array): Uint8Array } | null
   _finished: boolean
   destroyed: boolean
   push(data: Uint8Array | null): boolean
@@ -102,7 +106,7 @@ function install(): true | string {
   }
   const torrent = (Torrent as { prototype?: Record<string, unknown> }).prototype
   if (!torrent) return 'webtorrent Torrent has no prototype'
-  for (const name of ['_update', '_updateWireWrapper', '_debug', '_request']) {
+  for (const name of ['_update', '_updateWire', '_updateWireWrapper', '_debug', '_request']) {
     if (typeof torrent[name] !== 'function') return `webtorrent Torrent has no ${name}()`
   }
   if (Object.getOwnPropertyDescriptor(wire, 'peerExtendedHandshake')) return 'bittorrent-protocol Wire has its own peerExtendedHandshake accessor'
@@ -137,6 +141,13 @@ function install(): true | string {
       this._maUpdateQueued = false
       update.call(this)
     })
+  }
+  const updateWire = torrent._updateWire as (this: unknown, wire: { type?: string; requests: unknown[] }) => unknown
+  torrent._updateWire = function updateWireInBatches(this: unknown, wire: { type?: string; requests: unknown[] }) {
+    // Near the cap (only reached at a rate where webtorrent wants ~500 out): wait until a batch
+    // of blocks has come back, then ask for a batch in one pass and one write.
+    if (wire.requests.length >= REFILL_BELOW && wire.type !== 'webSeed') return undefined
+    return updateWire.call(this, wire)
   }
   const request = torrent._request as RequestMethod
   torrent._request = function requestUnlessBusy(this: TorrentInternals, wire: { type?: string }, index: number, hotswap: boolean): boolean {
@@ -315,9 +326,12 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
  */
 function pushBatched(this: WireInternals, data: Uint8Array): boolean {
   if (this._finished) return false
-  // An encrypted wire (MSE) switches from plain to RC4 in the middle of its handshake: its bytes
-  // are encrypted as they are pushed, one by one, as bittorrent-protocol does.
-  if (this._encryptor) {
+  // A wire with message stream encryption (MSE, which webtorrent tries first on every outgoing
+  // connection) switches from plain to RC4 in the middle of its handshake: until the handshake is
+  // done its bytes are encrypted as they are pushed, one by one, as bittorrent-protocol does. Once
+  // it is done the method is final (plain or RC4, a stream cipher), so a batch is encrypted when it
+  // is sent, in the order its bytes were pushed.
+  if (this._encryptor && this._encryptor.state !== 'done') {
     flushPending(this)
     return this.push(this._encryptor.encrypt(data))
   }
@@ -344,7 +358,7 @@ function flushPending(wire: WireInternals): void {
 }
 
 function pushNow(wire: WireInternals, data: Uint8Array): boolean {
-  return wire.push(data)
+  return wire.push(wire._encryptor ? wire._encryptor.encrypt(data) : data)
 }
 
 /** Piece#set: copies the block(s) into the piece's one buffer (allocated by the first block). */
