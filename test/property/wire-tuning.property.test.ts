@@ -149,31 +149,41 @@ describe('tuned request pipeline', () => {
   })
 })
 
+/**
+ * Two requests, a have, a block and an unchoke pushed in one tick through a fresh outgoing wire
+ * (with `encryptor` as its MSE state, if any): what left it, write by write, and the plain bytes.
+ */
+async function sendMixedMessages(encryptor?: unknown): Promise<{ out: Buffer[]; plain: Buffer }> {
+  const wire = newWire('tcpOutgoing') as WireLike & { _encryptor: unknown }
+  const out: Buffer[] = []
+  wire.on('data', (chunk: Uint8Array) => out.push(Buffer.from(chunk)))
+  wire.on('error', () => {})
+  wire.peerChoking = false
+  if (encryptor) wire._encryptor = encryptor
+  wire.request(1, 0, 16384, () => {})
+  wire.request(1, 16384, 16384, () => {})
+  wire.have(7)
+  const block = Buffer.alloc(16384, 0x5a)
+  wire._push(block)
+  wire.unchoke()
+  const plain = Buffer.concat([
+    u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384),
+    u32(13), Buffer.from([6]), u32(1), u32(16384), u32(16384),
+    u32(5), Buffer.from([4]), u32(7),
+    block,
+    u32(1), Buffer.from([1]),
+  ])
+  await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(plain.length), { interval: 1 })
+  wire.destroy()
+  return { out, plain }
+}
+
 describe('tuned wire send', () => {
   it('sends the small messages of one tick as one write, in order, and large data after them', async () => {
-    const wire = newWire('tcpOutgoing')
-    const out: Buffer[] = []
-    wire.on('data', (chunk: Uint8Array) => out.push(Buffer.from(chunk)))
-    wire.on('error', () => {})
-    wire.peerChoking = false
-    wire.request(1, 0, 16384, () => {})
-    wire.request(1, 16384, 16384, () => {})
-    wire.have(7)
-    const block = Buffer.alloc(16384, 0x5a)
-    wire._push(block)
-    wire.unchoke()
-    const expected = Buffer.concat([
-      u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384),
-      u32(13), Buffer.from([6]), u32(1), u32(16384), u32(16384),
-      u32(5), Buffer.from([4]), u32(7),
-      block,
-      u32(1), Buffer.from([1]),
-    ])
-    await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(expected.length), { interval: 1 })
-    expect(Buffer.concat(out).equals(expected)).toBe(true)
+    const { out, plain } = await sendMixedMessages()
+    expect(Buffer.concat(out).equals(plain)).toBe(true)
     // Three small messages went out as one buffer before the block.
     expect(out[0]!.length).toBe(17 + 17 + 9)
-    wire.destroy()
   })
 })
 
@@ -185,31 +195,9 @@ describe('tuned sends on an encrypted wire', () => {
   }
 
   it('batches the small messages of one tick once the encryption handshake is done, encrypting every byte once and in order', async () => {
-    const wire = newWire('tcpOutgoing') as WireLike & { _encryptor: unknown }
-    const out: Buffer[] = []
-    wire.on('data', (chunk: Uint8Array) => out.push(Buffer.from(chunk)))
-    wire.on('error', () => {})
-    wire.peerChoking = false
-    const encrypt = streamCipher()
-    wire._encryptor = { state: 'done', encrypt, decrypt: (d: Uint8Array) => d }
-    wire.request(1, 0, 16384, () => {})
-    wire.request(1, 16384, 16384, () => {})
-    wire.have(7)
-    const block = Buffer.alloc(16384, 0x5a)
-    wire._push(block)
-    wire.unchoke()
-    const plain = Buffer.concat([
-      u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384),
-      u32(13), Buffer.from([6]), u32(1), u32(16384), u32(16384),
-      u32(5), Buffer.from([4]), u32(7),
-      block,
-      u32(1), Buffer.from([1]),
-    ])
-    const expected = Buffer.from(streamCipher()(plain))
-    await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(expected.length), { interval: 1 })
-    expect(Buffer.concat(out).equals(expected)).toBe(true)
+    const { out, plain } = await sendMixedMessages({ state: 'done', encrypt: streamCipher(), decrypt: (d: Uint8Array) => d })
+    expect(Buffer.concat(out).equals(Buffer.from(streamCipher()(plain)))).toBe(true)
     expect(out[0]!.length).toBe(17 + 17 + 9)
-    wire.destroy()
   })
 
   it('sends each message by itself, encrypted as it is pushed, while the encryption handshake runs', async () => {
