@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { PerformanceObserver, constants } from 'node:perf_hooks'
 import { getHeapSpaceStatistics } from 'node:v8'
 import { createInterface } from 'node:readline'
+import { readFileSync, readdirSync } from 'node:fs'
 import parseTorrent from 'parse-torrent'
 import { silentLogger } from '../src/log.js'
 import { WebTorrentEngine } from '../src/services/torrent/engine.js'
@@ -36,10 +37,14 @@ const gcObserver = process.env.BENCH_TORRENT_GC_COUNT === '1' ? new PerformanceO
   }
 }) : undefined
 gcObserver?.observe({ entryTypes: ['gc'] })
+// BENCH_TORRENT_THREADS=1: CPU seconds per thread name during the download (main thread, libuv's
+// file-I/O pool, V8's GC helpers), to see which part of the process grows with the size.
+const threadsBefore = process.env.BENCH_TORRENT_THREADS === '1' ? threadCpu() : undefined
 // The options of the bench before it moved to a child process (and of the daemon on loopback):
 // nothing that reaches past 127.0.0.1.
 const engine = new WebTorrentEngine({
-  downloadDir, logger: silentLogger(), piecePool: process.env.BENCH_TORRENT_PIECE_POOL !== '0', dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false,
+  downloadDir, logger: silentLogger(), piecePool: process.env.BENCH_TORRENT_PIECE_POOL !== '0',
+  writeSliceBytes: process.env.BENCH_TORRENT_WRITE_SLICE_KIB ? Number(process.env.BENCH_TORRENT_WRITE_SLICE_KIB) * 1024 : undefined, dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false,
 })
 try {
   await new Promise<void>((resolve, reject) => {
@@ -53,6 +58,12 @@ try {
     const newSpaceKiB = Math.round((getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0) / 1024)
     process.stderr.write(`[bench torrent agent] gc ${JSON.stringify({ execArgv: process.execArgv.filter((arg) => arg.startsWith('--max-semi')).join(' '), ...gc, pauseMs: Math.round(gc.pauseMs), newSpaceKiB })}\n`)
   }
+  if (threadsBefore) {
+    const after = threadCpu()
+    const byName: Record<string, number> = {}
+    for (const [tid, { name, seconds }] of after) byName[name] = Number(((byName[name] ?? 0) + seconds - (threadsBefore.get(tid)?.seconds ?? 0)).toFixed(2))
+    process.stderr.write(`[bench torrent agent] thread CPU s ${JSON.stringify(byName)}\n`)
+  }
   process.stdout.write('done\n')
   await next('quit')
 } catch (err) {
@@ -62,4 +73,20 @@ try {
   await engine.close()
   lines.return?.()
   process.stdin.destroy()
+}
+
+/** utime + stime of every thread of this process, by thread id, with the thread's name. */
+function threadCpu(): Map<string, { name: string; seconds: number }> {
+  const out = new Map<string, { name: string; seconds: number }>()
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const text = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')).replace(/[0-9]+$/, '')
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+      out.set(tid, { name: tid === String(process.pid) ? 'main' : name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 })
+    } catch {
+      // The thread ended.
+    }
+  }
+  return out
 }

@@ -10,7 +10,9 @@
 // <dir>/summary.json; the profiler slows the agent, so its figures are marked `profiled`),
 // BENCH_TORRENT_AGENT_NODE_FLAGS (node flags for the agent's child, e.g. `--max-semi-space-size=1`;
 // by default the daemon's shebang's flags from src/cli.ts; echoed in the line as agentNodeFlags), BENCH_TORRENT_PIECE_POOL=0 (the agent allocates every
-// piece's buffer afresh instead of reusing them, piece-pool.ts; echoed as piecePool: false).
+// piece's buffer afresh instead of reusing them, piece-pool.ts; echoed as piecePool: false),
+// BENCH_TORRENT_GC_COUNT=1 / BENCH_TORRENT_THREADS=1 (the agent's child prints its collections /
+// its CPU seconds per thread to stderr), BENCH_TORRENT_WRITE_SLICE_KIB (its file store's largest write).
 //
 // Timing, the same for every client: from the moment the client is told to start the torrent
 // (the agent's child constructs its WebTorrentEngine / qBittorrent's WebUI gets `torrents/add`,

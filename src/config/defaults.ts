@@ -213,12 +213,31 @@ export const torrentPiecePoolMaxFreePerLength = 16
 export const torrentPiecePoolMaxFreeBytes = 32 * MiB
 /** Free piece buffers are dropped after this long without a piece written (an idle engine keeps none). */
 export const torrentPiecePoolIdleEmptyMs = 5_000
+/**
+ * The file store writes a piece in slices of at most this (one pwrite each, one after another):
+ * the kernel sizes page-cache folios by the write, and 1 MiB folios come from the high-order free
+ * memory a VM's balloon has handed back to the host, each page then faulted in again (2-4x the
+ * kernel CPU of 128 KiB writes on this machine; docs/torrents.md, CPU, File writes).
+ */
+export const torrentStoreWriteSliceBytes = 128 * 1024
 /** At most one verified-piece map write per torrent per this while pieces arrive (each one fdatasyncs the torrent's files). */
 export const torrentPieceMapWriteIntervalMs = 5_000
 /** Each tracker's re-announce period is shortened by a random fraction up to this, so torrents started together drift apart. */
 export const torrentAnnounceJitter = 0.1
 /** Wire messages up to this size sent in one tick leave in one socket write (wire-tuning.ts); a block (16 KiB) never waits. */
 export const torrentWireSmallMessageBytes = 256
+/**
+ * Blocks (16 KiB) the engine asks one peer for at once, at most (libtorrent's max_out_request_queue;
+ * 8 MiB in flight): webtorrent's own depth is a second of the peer's speed, unbounded when the
+ * peer sends no `reqq` (aria2c: ~5,000-10,000 at 300 MiB/s), and the wire scans it for every block.
+ */
+export const torrentWireMaxRequests = 500
+/**
+ * A peer with more than torrentWireMaxRequests minus this many blocks outstanding is not asked for
+ * more yet: the next request pass asks for this many at once, in one write, instead of one pass and
+ * one small write per block answered (only at rates where webtorrent itself would keep ~500 out).
+ */
+export const torrentWireRefillBlocks = 64
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
-import { installWireTuning } from '../../src/services/torrent/wire-tuning.js'
+import Torrent from 'webtorrent/lib/torrent.js'
+import { installWireTuning, nothingToRequest } from '../../src/services/torrent/wire-tuning.js'
 
 // wire-tuning.ts replaces how webtorrent's wire parses what arrives, sends small messages and
 // assembles pieces (docs/torrents.md, CPU). Whatever way TCP cuts the byte stream, every message
@@ -15,7 +16,7 @@ type WireLike = {
   write(chunk: Uint8Array): boolean
   on(event: string, listener: (...args: any[]) => void): void
   _push(data: Uint8Array): boolean
-  request(index: number, offset: number, length: number, cb: (err: Error | null) => void): void
+  request(index: number, offset: number, length: number, cb: (err: Error | null, block?: Uint8Array) => void): void
   have(index: number): void
   unchoke(): void
   peerChoking: boolean
@@ -104,31 +105,137 @@ describe('tuned wire receive', () => {
   })
 })
 
+describe('tuned request pipeline', () => {
+  it('answers every request with the block that names it, whatever order the peer replies in', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 40 }).chain((n) => fc.tuple(
+        fc.constant(n),
+        fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+      )),
+      async ([n, replyOrder]) => {
+        const wire = newWire('tcpOutgoing')
+        wire.on('error', () => {})
+        wire.peerChoking = false
+        wire.write(handshake())
+        const got = new Map<number, Uint8Array[]>()
+        // Requests spread over pieces and offsets; each reply's bytes name the request they answer.
+        const requestAt = (k: number) => ({ index: k % 7, offset: Math.floor(k / 7) * 16384 })
+        for (let k = 0; k < n; k++) {
+          const { index, offset } = requestAt(k)
+          wire.request(index, offset, 4, (err, block?: Uint8Array) => {
+            expect(err).toBeNull()
+            got.set(k, [...(got.get(k) ?? []), Uint8Array.from(block!)])
+          })
+        }
+        for (const k of replyOrder) wire.write(encode({ kind: 'piece', ...requestAt(k), data: u32(k) }))
+        await vi.waitFor(() => expect(got.size).toBe(n), { timeout: 2000, interval: 1 })
+        wire.destroy()
+        for (let k = 0; k < n; k++) expect(got.get(k)).toEqual([Uint8Array.from(u32(k))])
+      },
+    ), { numRuns: Number(process.env.RUNS ?? 100) })
+  })
+
+  it('lets webtorrent ask a peer for at most 500 blocks at once, fewer when the peer says so', () => {
+    const wire = newWire('tcpOutgoing') as WireLike & { peerExtendedHandshake: { reqq?: number } }
+    // No extended handshake (yet), or one without reqq: webtorrent's depth would be unbounded.
+    expect(wire.peerExtendedHandshake.reqq).toBe(500)
+    wire.peerExtendedHandshake = { reqq: 100_000 }
+    expect(wire.peerExtendedHandshake.reqq).toBe(500)
+    wire.peerExtendedHandshake = { reqq: 250 }
+    expect(wire.peerExtendedHandshake.reqq).toBe(250)
+    wire.peerExtendedHandshake = {}
+    expect(wire.peerExtendedHandshake.reqq).toBe(500)
+    wire.destroy()
+  })
+})
+
+/**
+ * Two requests, a have, a block and an unchoke pushed in one tick through a fresh outgoing wire
+ * (with `encryptor` as its MSE state, if any): what left it, write by write, and the plain bytes.
+ */
+async function sendMixedMessages(encryptor?: unknown): Promise<{ out: Buffer[]; plain: Buffer }> {
+  const wire = newWire('tcpOutgoing') as WireLike & { _encryptor: unknown }
+  const out: Buffer[] = []
+  wire.on('data', (chunk: Uint8Array) => out.push(Buffer.from(chunk)))
+  wire.on('error', () => {})
+  wire.peerChoking = false
+  if (encryptor) wire._encryptor = encryptor
+  wire.request(1, 0, 16384, () => {})
+  wire.request(1, 16384, 16384, () => {})
+  wire.have(7)
+  const block = Buffer.alloc(16384, 0x5a)
+  wire._push(block)
+  wire.unchoke()
+  const plain = Buffer.concat([
+    u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384),
+    u32(13), Buffer.from([6]), u32(1), u32(16384), u32(16384),
+    u32(5), Buffer.from([4]), u32(7),
+    block,
+    u32(1), Buffer.from([1]),
+  ])
+  await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(plain.length), { interval: 1 })
+  wire.destroy()
+  return { out, plain }
+}
+
 describe('tuned wire send', () => {
   it('sends the small messages of one tick as one write, in order, and large data after them', async () => {
-    const wire = newWire('tcpOutgoing')
+    const { out, plain } = await sendMixedMessages()
+    expect(Buffer.concat(out).equals(plain)).toBe(true)
+    // Three small messages went out as one buffer before the block.
+    expect(out[0]!.length).toBe(17 + 17 + 9)
+  })
+})
+
+describe('tuned sends on an encrypted wire', () => {
+  /** A stream cipher stand-in: XOR with a running counter, so bytes encrypted out of order or twice come out wrong. */
+  const streamCipher = () => {
+    let position = 0
+    return (data: Uint8Array) => Uint8Array.from(data, (byte) => byte ^ ((position++ * 31 + 7) & 0xff))
+  }
+
+  it('batches the small messages of one tick once the encryption handshake is done, encrypting every byte once and in order', async () => {
+    const { out, plain } = await sendMixedMessages({ state: 'done', encrypt: streamCipher(), decrypt: (d: Uint8Array) => d })
+    expect(Buffer.concat(out).equals(Buffer.from(streamCipher()(plain)))).toBe(true)
+    expect(out[0]!.length).toBe(17 + 17 + 9)
+  })
+
+  it('sends each message by itself, encrypted as it is pushed, while the encryption handshake runs', async () => {
+    const wire = newWire('tcpOutgoing') as WireLike & { _encryptor: unknown }
     const out: Buffer[] = []
     wire.on('data', (chunk: Uint8Array) => out.push(Buffer.from(chunk)))
     wire.on('error', () => {})
     wire.peerChoking = false
+    wire._encryptor = { state: 'sentPe3', encrypt: streamCipher(), decrypt: (d: Uint8Array) => d }
     wire.request(1, 0, 16384, () => {})
-    wire.request(1, 16384, 16384, () => {})
     wire.have(7)
-    const block = Buffer.alloc(16384, 0x5a)
-    wire._push(block)
-    wire.unchoke()
-    const expected = Buffer.concat([
-      u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384),
-      u32(13), Buffer.from([6]), u32(1), u32(16384), u32(16384),
-      u32(5), Buffer.from([4]), u32(7),
-      block,
-      u32(1), Buffer.from([1]),
-    ])
-    await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(expected.length), { interval: 1 })
-    expect(Buffer.concat(out).equals(expected)).toBe(true)
-    // Three small messages went out as one buffer before the block.
-    expect(out[0]!.length).toBe(17 + 17 + 9)
+    const plain = Buffer.concat([u32(13), Buffer.from([6]), u32(1), u32(0), u32(16384), u32(5), Buffer.from([4]), u32(7)])
+    await vi.waitFor(() => expect(Buffer.concat(out).length).toBeGreaterThanOrEqual(plain.length), { interval: 1 })
+    expect(Buffer.concat(out).equals(Buffer.from(streamCipher()(plain)))).toBe(true)
+    expect(out[0]!.length).toBe(17)
     wire.destroy()
+  })
+})
+
+describe('tuned request passes', () => {
+  const updateWire = (Torrent as unknown as { prototype: { _updateWire(this: unknown, wire: unknown): unknown } }).prototype._updateWire
+  /** A wire downloading fast from a choking peer: webtorrent's pass reads its speed, then stops at the choke. */
+  const fastWire = (outstanding: number) => {
+    let speedReads = 0
+    const wire = {
+      destroyed: false, type: 'tcpOutgoing', requests: new Array(outstanding).fill({}), peerChoking: true, hasFast: false,
+      peerExtendedHandshake: { reqq: 500 }, downloadSpeed: () => { speedReads++; return 300 * 1024 * 1024 },
+    }
+    return { wire, passed: () => speedReads > 0 }
+  }
+
+  it('asks a peer near the 500-block cap for more only once a batch of 64 blocks has come back', () => {
+    const near = fastWire(436)
+    updateWire.call({}, near.wire)
+    expect(near.passed()).toBe(false)
+    const below = fastWire(435)
+    updateWire.call({}, below.wire)
+    expect(below.passed()).toBe(true)
   })
 })
 
@@ -155,6 +262,35 @@ describe('tuned piece assembly', () => {
         expect(Buffer.from(piece.flush()!).equals(Buffer.from(data))).toBe(true)
       },
     ))
+  })
+
+  it('skips a piece in the request pass only when webtorrent could not have asked for any block of it', () => {
+    type Op = { kind: 'reserve' } | { kind: 'cancel'; at: number } | { kind: 'set'; at: number } | { kind: 'flush' }
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      fc.constant({ kind: 'reserve' as const }),
+      fc.record({ kind: fc.constant('cancel' as const), at: fc.nat(4) }),
+      fc.record({ kind: fc.constant('set' as const), at: fc.nat(4) }),
+      fc.constant({ kind: 'flush' as const }),
+    )
+    fc.assert(fc.property(fc.integer({ min: 1, max: 4 * 16384 }), fc.array(op, { maxLength: 20 }), fc.boolean(), (length, ops, hotswap) => {
+      const piece = newPiece(length) as PieceLike & { cancel(i: number): void }
+      const reserved: number[] = []
+      for (const o of ops) {
+        if (o.kind === 'reserve') {
+          const i = piece.reserve()
+          if (i >= 0) reserved.push(i)
+        } else if (o.kind === 'cancel' && reserved.length > 0) {
+          piece.cancel(reserved.splice(o.at % reserved.length, 1)[0]!)
+        } else if (o.kind === 'set' && reserved.length > 0) {
+          const i = reserved.splice(o.at % reserved.length, 1)[0]!
+          piece.set(i, new Uint8Array(piece.chunkLength(i)), 'peer')
+        } else if (o.kind === 'flush') {
+          piece.flush()
+        }
+      }
+      // Skipping is right only if reserve() - what Torrent#_request asks - would find no block.
+      if (nothingToRequest(piece as never, hotswap)) expect(piece.reserve()).toBe(-1)
+    }), { numRuns: 500 })
   })
 
   it('keeps the first copy of a block that arrives twice', () => {

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { FilePool, fileStoreFor } from '../../src/services/torrent/file-store.js'
+import { FilePool, fileStoreFor, noDataOnDisk } from '../../src/services/torrent/file-store.js'
 
 // The engine's chunk store (docs/torrents.md, What the engine changes behind webtorrent) on real
 // files: chunks spanning files land at the right offsets, reads see exactly what was written,
@@ -21,13 +21,14 @@ const get = (store: InstanceType<ReturnType<typeof fileStoreFor>>, index: number
   new Promise<Buffer>((resolve, reject) => store.get(index, opts, (err, buf) => (err ? reject(err) : resolve(buf!))))
 
 describe('file store', () => {
-  it('writes chunks across file boundaries and reads any range back, with at most the allowed idle descriptors', async () => {
+  it('writes chunks across file boundaries, in slices of any size, and reads any range back, with at most the allowed idle descriptors', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 1, max: 3000 }),
         fc.integer({ min: 1, max: 3 }),
-        async (sizes, chunkLength, maxOpen) => {
+        fc.integer({ min: 1, max: 4000 }),
+        async (sizes, chunkLength, maxOpen, writeSliceBytes) => {
           const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
           dirs.push(dir)
           let offset = 0
@@ -38,7 +39,7 @@ describe('file store', () => {
           })
           const total = offset
           const data = randomBytes(total)
-          const pool = new FilePool({ maxOpen })
+          const pool = new FilePool({ maxOpen, writeSliceBytes })
           const store = new (fileStoreFor(pool))(chunkLength, { path: dir, files, length: total })
           const chunks = Math.ceil(total / chunkLength)
           // Written in a shuffled order, concurrently.
@@ -103,5 +104,20 @@ describe('file store', () => {
     expect(small).toHaveLength(20)
     // Three of 30 bytes fit in 100 at once, never a fourth.
     expect(most).toBe(90)
+  })
+
+  it('tells a new download (files missing or empty) from one with data on disk, which must be verified', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const paths = [join(dir, 'a.bin'), join(dir, 'sub', 'b.bin')]
+    expect(await noDataOnDisk(paths)).toBe(true)
+    await writeFile(paths[0]!, '')
+    expect(await noDataOnDisk(paths)).toBe(true)
+    await mkdir(join(dir, 'sub'))
+    await writeFile(paths[1]!, 'x')
+    expect(await noDataOnDisk(paths)).toBe(false)
+    // A path below a file (ENOTDIR) holds nothing either.
+    await writeFile(join(dir, 'file'), 'y')
+    expect(await noDataOnDisk([join(dir, 'file', 'below')])).toBe(true)
   })
 })

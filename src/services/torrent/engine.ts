@@ -10,10 +10,11 @@ import { AgentError, TorrentDiskFullError, TorrentEngineError, TorrentNotFoundEr
 import type { Logger } from '../../log.js'
 import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedSource } from './source.js'
 import { installUtpFallback } from './utp-fallback.js'
-import { FilePool, deleteTorrentFiles, fileStoreFor } from './file-store.js'
+import { FilePool, deleteTorrentFiles, fileStoreFor, noDataOnDisk, storeFilePaths } from './file-store.js'
 import { readTorrentFile } from './read-stream.js'
 import { PieceMaps } from './piece-map.js'
 import { installWireTuning } from './wire-tuning.js'
+import { installMseKeys } from './mse-keys.js'
 import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
@@ -54,6 +55,8 @@ export interface TorrentEngineOptions {
   stateDir?: string
   pieceMapWriteIntervalMs?: number
   maxOpenFiles?: number
+  /** The file store's largest single write (defaults.torrentStoreWriteSliceBytes; the bench compares). */
+  writeSliceBytes?: number
   /**
    * Where peer and tracker traffic goes (the VPN's tunnel, docs/vpn.md); the clear when absent
    * or when it names no network. A change restarts the client in the new network.
@@ -172,13 +175,14 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#options = options
     this.#log = options.logger
     this.#signals.setMaxListeners(0)
-    this.#files = new FilePool({ maxOpen: options.maxOpenFiles ?? defaults.torrentStoreMaxOpenFiles })
+    this.#files = new FilePool({ maxOpen: options.maxOpenFiles ?? defaults.torrentStoreMaxOpenFiles, writeSliceBytes: options.writeSliceBytes })
     this.#store = options.store ?? fileStoreFor(this.#files)
     // Only the engine's own store says when bytes are durable, which a map needs (piece-map.ts).
     if (options.stateDir && !options.store) {
       this.#pieceMaps = new PieceMaps({ stateDir: options.stateDir, pool: this.#files, logger: this.#log, writeIntervalMs: options.pieceMapWriteIntervalMs })
     }
     if (options.wireTuning !== false) this.#warnOnce(installWireTuning(), 'webtorrent changed: its wire and piece code stay untuned (more CPU per GiB)')
+    if (options.wireTuning !== false) this.#warnOnce(installMseKeys(), 'bittorrent-protocol changed: each encrypted connection checks the MSE prime again (~20 ms CPU)')
     if (options.wireTuning !== false && options.piecePool !== false) this.#warnOnce(installPiecePool({
       maxFreePerLength: defaults.torrentPiecePoolMaxFreePerLength, maxFreeBytes: defaults.torrentPiecePoolMaxFreeBytes, idleEmptyMs: defaults.torrentPiecePoolIdleEmptyMs,
     }), 'immediate-chunk-store changed: piece buffers are not reused (more GC per GiB)')
@@ -415,6 +419,14 @@ export class WebTorrentEngine implements TorrentEngine {
     if (!this.#pieceMaps && entry.bitfield) addOptions.bitfield = entry.bitfield
     if (this.#pieceMaps) {
       Object.assign(addOptions, await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!))
+      if (entry.paused || this.#closed || this.#replacing) return
+    }
+    // Not one byte of the torrent on disk (a new download): nothing to verify. Without a startup
+    // bitfield webtorrent would read every piece of files that are not there (1,024 reads of a
+    // 1 MiB buffer each for 1 GiB, every one failing) before requesting the first block.
+    const layout = parsed as { pieces?: unknown[]; files?: { path: string }[] }
+    if (!this.#options.store && !addOptions.skipVerify && !addOptions.bitfield && layout.pieces?.length && layout.files?.length) {
+      if (await noDataOnDisk(storeFilePaths(addOptions.path!, layout.files))) addOptions.bitfield = new Uint8Array(Math.ceil(layout.pieces.length / 8))
       if (entry.paused || this.#closed || this.#replacing) return
     }
     const network = this.#network

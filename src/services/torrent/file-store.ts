@@ -1,5 +1,5 @@
 import { close, constants, fdatasync, mkdir, open, read, rm, write } from 'node:fs'
-import { rm as rmAsync, rmdir } from 'node:fs/promises'
+import { rm as rmAsync, rmdir, stat as statAsync } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import * as defaults from '../../config/defaults.js'
 import { RELEASES_PUT_BUFFER } from './piece-pool.js'
@@ -68,10 +68,13 @@ export class FilePool {
   readonly #readBudget: number
   #reading = 0
   readonly #waiting: { bytes: number; start: () => void }[] = []
+  /** Largest single pwrite (defaults.torrentStoreWriteSliceBytes explains why). */
+  readonly writeSliceBytes: number
 
-  constructor(options: { maxOpen: number; readBudgetBytes?: number }) {
+  constructor(options: { maxOpen: number; readBudgetBytes?: number; writeSliceBytes?: number }) {
     this.#maxOpen = Math.max(1, options.maxOpen)
     this.#readBudget = Math.max(1, options.readBudgetBytes ?? defaults.torrentStoreReadBudgetBytes)
+    this.writeSliceBytes = Math.max(1, options.writeSliceBytes ?? defaults.torrentStoreWriteSliceBytes)
   }
 
   /** Runs `read` of `bytes` once the reads in flight leave room for it (one read always may run). */
@@ -209,10 +212,11 @@ function readAt(fd: number, buf: Buffer, position: number): Promise<void> {
   })
 }
 
-function writeAt(fd: number, buf: Uint8Array, position: number): Promise<void> {
+/** Writes `buf` at `position` in pwrites of at most `slice` bytes, one after another. */
+function writeAt(fd: number, buf: Uint8Array, position: number, slice: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let done = 0
-    const step = () => write(fd, buf, done, buf.length - done, position + done, (err, n) => {
+    const step = () => write(fd, buf, done, Math.min(slice, buf.length - done), position + done, (err, n) => {
       if (err) return reject(err)
       done += n
       if (done < buf.length) step()
@@ -318,7 +322,7 @@ export function fileStoreFor(pool: FilePool): ChunkStoreConstructor {
       if (buf.length !== size) return queueMicrotask(() => cb(new Error(`chunk ${index} must be ${size} bytes, not ${buf.length}`)))
       const start = index * this.chunkLength
       const writes = this.#targets(start, start + size).map((t) =>
-        pool.with(t.file.path, (fd) => writeAt(fd, buf.subarray(t.from, t.to), t.at), true),
+        pool.with(t.file.path, (fd) => writeAt(fd, buf.subarray(t.from, t.to), t.at, pool.writeSliceBytes), true),
       )
       Promise.all(writes).then(() => cb(null), (err: Error) => cb(err))
     }
@@ -355,6 +359,15 @@ export function fileStoreFor(pool: FilePool): ChunkStoreConstructor {
       })
     }
   }
+}
+
+/** True when none of `paths` holds a byte (each is missing or empty): a torrent there has nothing to verify. */
+export async function noDataOnDisk(paths: readonly string[]): Promise<boolean> {
+  for (const path of paths) {
+    const size = await statAsync(path).then((info) => info.size, (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 0 : -1))
+    if (size !== 0) return false
+  }
+  return true
 }
 
 /** Removes a torrent's files (delete_task with deleteFiles), then the directories they leave empty. */

@@ -7,3 +7,8 @@ declare module 'torrent-piece' {
   const Piece: unknown
   export default Piece
 }
+declare module 'debug' {
+  /** The debug logger of one namespace; `enabled` follows DEBUG and debug.enable(). */
+  function createDebug(namespace: string): { readonly enabled: boolean }
+  export default createDebug
+}

@@ -2,7 +2,8 @@ import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
 import { acquirePieceBuffer } from './piece-pool.js'
-import { torrentWireSmallMessageBytes } from '../../config/defaults.js'
+import createDebug from 'debug'
+import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessageBytes } from '../../config/defaults.js'
 
 // Where webtorrent 3 spends its CPU on a fast download, and what is changed behind it
 // (docs/torrents.md, CPU). Each change replaces one method on the prototype of a class webtorrent
@@ -26,8 +27,19 @@ import { torrentWireSmallMessageBytes } from '../../config/defaults.js'
 // - Request scheduling: every received block queued its own `Torrent#_update` (a pass over all
 //   wires choosing the next requests) as a microtask, so a socket read of four blocks ran four
 //   passes back to back. Here calls of one tick share one pass, queued as before.
+// - Request pipeline: webtorrent keeps `2 + speed x 1 s / 16 KiB` requests outstanding per peer,
+//   capped only by the peer's `reqq`. A peer that sends none (aria2c) got 5,000-10,000 at
+//   300 MiB/s, and every received block then scanned that list (Wire#_pull) and every request pass
+//   walked all the pieces they cover. Here a peer's `reqq` is at most MAX_REQUESTS (libtorrent's own
+//   default queue), and a reply is matched against the oldest request first (peers answer in order).
+//   A peer near that cap is asked again only once a batch of blocks has come back: one request
+//   pass and one write per batch instead of per block.
+// - Debug logging: every message built a log line (`[id] got piece ...`) for a disabled logger.
 
 const SMALL_MESSAGE_BYTES = torrentWireSmallMessageBytes
+const MAX_REQUESTS = torrentWireMaxRequests
+/** A wire with at least this many requests outstanding waits for more replies before the next pass. */
+const REFILL_BELOW = Math.max(1, torrentWireMaxRequests - torrentWireRefillBlocks)
 const BLOCK_LENGTH = 1 << 14
 
 interface WireInternals {
@@ -37,7 +49,7 @@ interface WireInternals {
   _parser: (buffer: Uint8Array) => void
   _cryptoSyncPattern: Uint8Array | null
   _pePending: boolean
-  _encryptor: { encrypt(data: Uint8Array): Uint8Array; decrypt(data: Uint8Array): Uint8Array } | null
+  _encryptor: { state?: string; encrypt(data: Uint8Array): Uint8Array; decrypt(data: Uint8Array): Uint8Array } | null
   _finished: boolean
   destroyed: boolean
   push(data: Uint8Array | null): boolean
@@ -47,6 +59,14 @@ interface WireInternals {
   _maPendingBytes?: number
   /** Where a straddling `piece` message is joined (this module's). */
   _maScratch?: Buffer
+  /** The peer's extended handshake, its `reqq` capped (this module's). */
+  _maPeerExtendedHandshake?: unknown
+}
+
+interface PendingRequest {
+  piece: number
+  offset: number
+  length: number
 }
 
 interface PieceInternals {
@@ -57,6 +77,7 @@ interface PieceInternals {
   _buffered: number
   _buffer: unknown[] | null
   _cancellations: number[] | null
+  _reservations: number
   _flushed: boolean
   init(): boolean
   /** The whole piece, filled block by block (this module's). */
@@ -77,23 +98,41 @@ export function installWireTuning(): string | undefined {
 function install(): true | string {
   const wire = (Wire as unknown as { prototype: Record<string, unknown> }).prototype
   const piece = (Piece as unknown as { prototype: Record<string, unknown>; BLOCK_LENGTH?: number })
-  for (const name of ['_write', '_processBuffer', '_push', '_parse']) {
+  for (const name of ['_write', '_processBuffer', '_push', '_parse', '_pull', '_debug']) {
     if (typeof wire[name] !== 'function') return `bittorrent-protocol Wire has no ${name}()`
   }
   for (const name of ['set', 'get', 'flush', 'init', 'reserve']) {
     if (typeof piece.prototype[name] !== 'function') return `torrent-piece Piece has no ${name}()`
   }
   const torrent = (Torrent as { prototype?: Record<string, unknown> }).prototype
-  if (typeof torrent?._update !== 'function' || typeof torrent._updateWireWrapper !== 'function') return 'webtorrent Torrent has no _update() / _updateWireWrapper()'
+  if (!torrent) return 'webtorrent Torrent has no prototype'
+  for (const name of ['_update', '_updateWire', '_updateWireWrapper', '_debug', '_request']) {
+    if (typeof torrent[name] !== 'function') return `webtorrent Torrent has no ${name}()`
+  }
+  if (Object.getOwnPropertyDescriptor(wire, 'peerExtendedHandshake')) return 'bittorrent-protocol Wire has its own peerExtendedHandshake accessor'
   if (piece.BLOCK_LENGTH !== BLOCK_LENGTH) return `torrent-piece blocks are ${piece.BLOCK_LENGTH} bytes, not ${BLOCK_LENGTH}`
   const probe = new (Piece as unknown as new (length: number) => PieceInternals)(BLOCK_LENGTH + 1)
-  if (probe._chunks !== 2 || probe._buffered !== 0 || probe.missing !== BLOCK_LENGTH + 1) return 'torrent-piece Piece keeps other fields'
+  if (probe._chunks !== 2 || probe._buffered !== 0 || probe.missing !== BLOCK_LENGTH + 1 || probe._reservations !== 0 || probe._flushed !== false) return 'torrent-piece Piece keeps other fields'
 
   onMessage = wire._onMessage
   if (typeof onMessage !== 'function') return 'bittorrent-protocol Wire has no _onMessage()'
   wire._write = receive
   wire._processBuffer = processQueued
   wire._push = pushBatched
+  wire._pull = pullRequest
+  // The peer's extended handshake: assigned `{}` by the constructor, the peer's dictionary later;
+  // webtorrent reads its `reqq` for every request it considers (getBlockPipelineLength).
+  Object.defineProperty(wire, 'peerExtendedHandshake', {
+    configurable: true,
+    get(this: WireInternals) {
+      return this._maPeerExtendedHandshake
+    },
+    set(this: WireInternals, info: unknown) {
+      this._maPeerExtendedHandshake = capRequestQueue(info)
+    },
+  })
+  wire._debug = quietUnless(wire._debug as DebugMethod, 'bittorrent-protocol')
+  torrent._debug = quietUnless(torrent._debug as DebugMethod, 'webtorrent:torrent')
   const update = torrent._update as (this: object) => void
   torrent._update = function coalescedUpdate(this: { _maUpdateQueued?: boolean }) {
     if (this._maUpdateQueued) return
@@ -103,10 +142,79 @@ function install(): true | string {
       update.call(this)
     })
   }
+  const updateWire = torrent._updateWire as (this: unknown, wire: { type?: string; requests: unknown[] }) => unknown
+  torrent._updateWire = function updateWireInBatches(this: unknown, wire: { type?: string; requests: unknown[] }) {
+    // Near the cap (only reached at a rate where webtorrent wants ~500 out): wait until a batch
+    // of blocks has come back, then ask for a batch in one pass and one write.
+    if (wire.requests.length >= REFILL_BELOW && wire.type !== 'webSeed') return undefined
+    return updateWire.call(this, wire)
+  }
+  const request = torrent._request as RequestMethod
+  torrent._request = function requestUnlessBusy(this: TorrentInternals, wire: { type?: string }, index: number, hotswap: boolean): boolean {
+    if (wire.type !== 'webSeed' && nothingToRequest(this.pieces[index], hotswap)) return false
+    return request.call(this, wire, index, hotswap)
+  }
   piece.prototype.set = setBlock
   piece.prototype.get = getBlock
   piece.prototype.flush = flushPiece
   return true
+}
+
+type RequestMethod = (this: TorrentInternals, wire: { type?: string }, index: number, hotswap: boolean) => boolean
+
+interface TorrentInternals {
+  pieces: (PieceInternals | null)[]
+}
+
+/**
+ * Whether Torrent#_request would surely return false for this piece, answered without its work
+ * (the peer's speed read twice, a `hrtime` each): the piece is being hashed or written (flushed),
+ * or every block of it is asked for already and no request may be taken over (no hotswap).
+ * Webtorrent's request pass calls _request for every piece from the first one not yet written
+ * to the last one asked for, on every pass; most of them are such pieces.
+ */
+export function nothingToRequest(piece: PieceInternals | null | undefined, hotswap: boolean): boolean {
+  if (!piece) return false
+  if (piece._flushed) return true
+  return !hotswap && piece._buffer !== null && piece._cancellations !== null && piece._cancellations.length === 0 && piece._reservations >= piece._chunks
+}
+
+type DebugMethod = (this: unknown, ...args: unknown[]) => void
+
+/** A `_debug` that formats nothing while its namespace's logger is off (DEBUG can turn it on at any time). */
+function quietUnless(original: DebugMethod, namespace: string): DebugMethod {
+  const logger = createDebug(namespace)
+  return function debugWhenEnabled(this: unknown, ...args: unknown[]) {
+    if (logger.enabled) original.apply(this, args)
+  }
+}
+
+/** The peer's `reqq` (how many requests it queues), at most MAX_REQUESTS, and MAX_REQUESTS when it names none. */
+function capRequestQueue(info: unknown): unknown {
+  if (info && typeof info === 'object') {
+    const handshake = info as { reqq?: unknown }
+    const reqq = handshake.reqq
+    if (!(typeof reqq === 'number' && reqq > 0 && reqq <= MAX_REQUESTS)) handshake.reqq = MAX_REQUESTS
+  }
+  return info
+}
+
+/**
+ * Wire#_pull: removes and returns the request a reply (or a cancel) names. Peers answer in the
+ * order asked, so the oldest request is tried first; the order of the rest is kept (the stock
+ * version swapped the last request into the hole, so later replies scanned half the list).
+ */
+function pullRequest(requests: PendingRequest[], piece: number, offset: number, length: number): PendingRequest | null {
+  const first = requests[0]
+  if (first !== undefined && first.piece === piece && first.offset === offset && first.length === length) return requests.shift()!
+  for (let i = 1; i < requests.length; i++) {
+    const request = requests[i]!
+    if (request.piece === piece && request.offset === offset && request.length === length) {
+      requests.splice(i, 1)
+      return request
+    }
+  }
+  return null
 }
 
 /** Wire#_write: queue the chunk (decrypted when the stream is encrypted) and parse what is complete. */
@@ -218,9 +326,12 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
  */
 function pushBatched(this: WireInternals, data: Uint8Array): boolean {
   if (this._finished) return false
-  // An encrypted wire (MSE) switches from plain to RC4 in the middle of its handshake: its bytes
-  // are encrypted as they are pushed, one by one, as bittorrent-protocol does.
-  if (this._encryptor) {
+  // A wire with message stream encryption (MSE, which webtorrent tries first on every outgoing
+  // connection) switches from plain to RC4 in the middle of its handshake: until the handshake is
+  // done its bytes are encrypted as they are pushed, one by one, as bittorrent-protocol does. Once
+  // it is done the method is final (plain or RC4, a stream cipher), so a batch is encrypted when it
+  // is sent, in the order its bytes were pushed.
+  if (this._encryptor && this._encryptor.state !== 'done') {
     flushPending(this)
     return this.push(this._encryptor.encrypt(data))
   }
@@ -247,7 +358,7 @@ function flushPending(wire: WireInternals): void {
 }
 
 function pushNow(wire: WireInternals, data: Uint8Array): boolean {
-  return wire.push(data)
+  return wire.push(wire._encryptor ? wire._encryptor.encrypt(data) : data)
 }
 
 /** Piece#set: copies the block(s) into the piece's one buffer (allocated by the first block). */
