@@ -111,6 +111,9 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               tick()
               sendBack({ type: 'engine.done' })
               break
+            case 'dormant':
+              sendBack({ type: 'engine.dormancy', dormant: event.dormant })
+              break
             case 'error':
               log.warn({ err: event.error, taskId, infoHash }, 'task failed')
               sendBack({ type: 'engine.error', message: event.error.message, code: event.error.code })

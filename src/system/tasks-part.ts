@@ -42,6 +42,7 @@ export function createTasksPart(options: TasksPartOptions) {
     natUpnp: peers.natTraversal,
     natPmp: peers.natTraversal,
     torrentPort: peers.port,
+    idleGraceMs: peers.idleGraceMs,
     // Verified-piece maps beside torrents/<infohash>.torrent: a restart seeds without re-hashing.
     stateDir: options.config.daemon.stateDir,
     ...options.engine,
