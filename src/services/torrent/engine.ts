@@ -139,6 +139,8 @@ export interface TorrentEngine {
   createReadStream(infoHash: string, fileIndex: number, range?: ReadRange): Readable
   /** The peer port, once listening. */
   listening(): Promise<{ port: number }>
+  /** How many torrents are live and dormant (docs/torrents.md, Dormant torrents). */
+  dormancy?(): EngineDormancyStatus
   close(): Promise<void>
 }
 
