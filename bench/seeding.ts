@@ -17,7 +17,7 @@
 //   hash checking, as a user adds existing data; BENCH_SEEDING_QBT_SKIP_CHECK=1 skips it) until
 //   every torrent is seeding. "Seeding" is asked from outside, the same way for both clients: a
 //   BitTorrent handshake on the client's peer port per torrent, answered with every piece
-//   (bench/_bt-probe.ts). The agent's own view (the tasks in its syncs all `seeding`) is reported
+//   (test/helpers/bt-probe.ts). The agent's own view (the tasks in its syncs all `seeding`) is reported
 //   beside it as `reportedMs`.
 // - idle: RSS once all seed and after BENCH_SEEDING_IDLE_S (60) seconds with nothing to do, CPU
 //   seconds over that window (and % of one core), and wake-ups per minute (voluntary context
@@ -53,7 +53,7 @@ import { freePort } from '../test/helpers/ports.js'
 import { qbittorrentVersion, startQbittorrent, type Qbittorrent } from '../test/helpers/qbittorrent.js'
 import { bencode } from '../test/helpers/torrent-fixtures.js'
 import { shebangNodeFlags } from './_daemon-flags.js'
-import { waitUntilAllSeed } from './_bt-probe.js'
+import { waitUntilAllSeed } from '../test/helpers/bt-probe.js'
 import { contextSwitches, cpuSeconds, loadAverage1m, rssMiB, switchesBetween } from './_proc.js'
 
 const MiB = 1024 * 1024

@@ -7,6 +7,8 @@ import { WebTorrentEngine, type TorrentEngineEvent, type TorrentEngineOptions } 
 import { startAria2, type Aria2Peer } from '../helpers/aria2.js'
 import { startOpentracker, until, type OpenTracker } from '../helpers/opentracker.js'
 import { makeTorrent, sha256, writeTorrentFiles, type FixtureTorrent } from '../helpers/torrent-fixtures.js'
+import { seedsTorrent } from '../helpers/bt-probe.js'
+import type { DueTimers } from '../../src/services/torrent/due-queue.js'
 import { randomBytes } from 'node:crypto'
 
 // Dormant torrents (docs/torrents.md): a complete seeding torrent without peers gives up its
@@ -40,7 +42,7 @@ interface Started {
   events: TorrentEngineEvent[]
 }
 
-function startEngine(options: { data: string; state: string; announce?: string[]; graceMs?: number }, torrent: FixtureTorrent): Started {
+function startEngine(options: { data: string; state: string; announce?: string[]; graceMs?: number; timers?: DueTimers }, torrent: FixtureTorrent): Started {
   const engine = new WebTorrentEngine({
     ...offline,
     downloadDir: options.data,
@@ -49,6 +51,7 @@ function startEngine(options: { data: string; state: string; announce?: string[]
     announce: options.announce,
     idleGraceMs: options.graceMs ?? 300,
     dormantFirstAnnounceSpreadMs: 0,
+    dormancyTimers: options.timers,
   })
   engines.push(engine)
   const events: TorrentEngineEvent[] = []
@@ -153,4 +156,76 @@ describe('dormant torrents', () => {
     expect(two.engine.dormancy()).toMatchObject({ live: 1, dormant: 0 })
     expect(two.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1 })
   }, 60_000)
+
+  describe('races', () => {
+    const pieces = Math.ceil(files.reduce((sum, f) => sum + f.data.length, 0) / pieceLength)
+
+    async function quietTorrent(prefix: string) {
+      const root = await mkdtemp(join(tmpdir(), prefix))
+      dirs.push(root)
+      const data = join(root, 'data')
+      const state = join(root, 'state')
+      const torrent = makeTorrent({ name: 'Race', files, pieceLength })
+      await writeTorrentFiles(data, torrent)
+      await mkdir(join(state, 'torrents'), { recursive: true })
+      await writeFile(join(state, 'torrents', `${torrent.infoHash}.torrent`), torrent.torrentFile)
+      return { data, state, torrent }
+    }
+
+    it('answers two handshakes that arrive at once with one wake, and every piece to both', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-two-')
+      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
+      const { port } = await engine.listening()
+      const answers = await Promise.all([seedsTorrent(port, torrent.infoHash, pieces, 10_000), seedsTorrent(port, torrent.infoHash, pieces, 10_000)])
+      expect(answers).toEqual([true, true])
+      expect(events.filter((e) => e.type === 'dormant' && !e.dormant)).toHaveLength(1)
+    }, 60_000)
+
+    it('refuses the peer of a wake that a removal overtakes, and keeps nothing of the torrent', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-remove-')
+      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
+      const { port } = await engine.listening()
+      let removal: Promise<void> | undefined
+      // The wake has begun (the record is gone, the webtorrent torrent about to be made): remove now.
+      engine.start({ infoHash: torrent.infoHash }, (event) => {
+        if (event.type === 'dormant' && !event.dormant && !removal) removal = engine.remove(torrent.infoHash, { deleteFiles: false })
+      })
+      const answered = await seedsTorrent(port, torrent.infoHash, pieces, 10_000)
+      await removal
+      expect(removal).toBeDefined()
+      expect(answered).toBe(false)
+      expect(engine.dormancy()).toMatchObject({ live: 0, dormant: 0 })
+      expect(engine.stats(torrent.infoHash)).toBeUndefined()
+      expect(events.some((e) => e.type === 'dormant' && !e.dormant)).toBe(true)
+      // The files stay (deleteFiles: false); the map goes with the torrent.
+      expect(sha256(await readFile(join(data, torrent.name, files[0]!.path)))).toBe(sha256(files[0]!.data))
+    }, 60_000)
+
+    it('answers a handshake that arrives just as the torrent goes dormant, whichever side of the sleep it lands on', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-sleep-')
+      // The grace's timer fires when the test says so: the handshake is sent right after.
+      const pending: (() => void)[] = []
+      const timers: DueTimers = {
+        now: () => Date.now(),
+        setTimeout: (fn) => { pending.push(fn); return fn },
+        clearTimeout: (handle) => { const i = pending.indexOf(handle as () => void); if (i >= 0) pending.splice(i, 1) },
+      }
+      const { engine } = startEngine({ data, state, announce: [], graceMs: 1, timers }, torrent)
+      const { port } = await engine.listening()
+      for (const lagMs of [0, 0, 2, 5, 10, 25]) {
+        await until(async () => engine.dormancy().live === 1 && pending.length > 0, 20_000, 'an idle live torrent')
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        for (const fire of pending.splice(0)) fire()
+        if (lagMs > 0) await new Promise((resolve) => setTimeout(resolve, lagMs))
+        expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000), `handshake ${lagMs} ms after the grace ran out`).toBe(true)
+        // Its peer gone, it is idle again: wait for the torrent to be live and idle for the next round.
+        await until(async () => engine.dormancy().live === 1 || engine.dormancy().dormant === 1, 10_000, 'settled')
+        if (engine.dormancy().dormant === 1) {
+          expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(true)
+        }
+      }
+    }, 120_000)
+  })
 })
