@@ -1,5 +1,5 @@
 import { EventEmitter, once } from 'node:events'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import type { TaskProgress } from '../../machines/task.machine.js'
 import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -653,7 +653,7 @@ export class WebTorrentEngine implements TorrentEngine {
 
   async #enterDormant(entry: Entry, record: DormantRecord, options: { started: boolean }): Promise<void> {
     // The .torrent stays in memory only when the state dir has no copy to read back at the wake.
-    if (entry.torrentFile && await readFile(this.#savedTorrentPath(record.infoHash)).then(() => true, () => false)) entry.torrentFile = undefined
+    if (entry.torrentFile && await stat(this.#savedTorrentPath(record.infoHash)).then((s) => s.isFile(), () => false)) entry.torrentFile = undefined
     entry.dormant = record
     this.#dormantByHashHash.set(record.infoHashHash, record.infoHash)
     this.#announcer.add({ infoHash: record.infoHash, announce: record.announce, private: record.private, uploaded: entry.uploadedCarry }, options)
