@@ -101,7 +101,8 @@ export interface TorrentStats extends Omit<TaskProgress, 'files'> {
 }
 
 export type TorrentEngineEvent =
-  | { type: 'metadata'; infoHash: string; name: string; size: number; files: { path: string; size: number }[]; torrentFile: Uint8Array }
+  /** `saved`: the torrent started from .torrent bytes it was handed or read back (nothing new to keep). */
+  | { type: 'metadata'; infoHash: string; name: string; size: number; files: { path: string; size: number }[]; torrentFile: Uint8Array; saved?: boolean }
   | { type: 'ready'; infoHash: string }
   | { type: 'done'; infoHash: string }
   /** A peer connected: stats can change again (a task's progress poll wakes, task-progress-poll.ts). */
@@ -503,9 +504,11 @@ export class WebTorrentEngine implements TorrentEngine {
     if (!entry || entry.paused || this.#closed || this.#replacing || (entry.torrent && !entry.torrent.destroyed)) return
     if (entry.dormant && !options.live) return
     let parsed: ParsedTorrent
+    let saved = false
     try {
       // A dormant torrent's .torrent was dropped from memory: it is read back from the state dir.
       const torrentFile = entry.torrentFile ?? (entry.dormant ? await readFile(this.#savedTorrentPath(infoHash)) : undefined)
+      saved = torrentFile !== undefined
       parsed = torrentFile
         ? await parseTorrentFile(torrentFile, `saved metadata of ${infoHash}`)
         : await parseTorrent(entry.input.magnetURI ?? `magnet:?xt=urn:btih:${infoHash}`)
@@ -547,6 +550,7 @@ export class WebTorrentEngine implements TorrentEngine {
         size: torrent.length,
         files: torrent.files.map((file) => ({ path: torrentFilePath(torrent.path, file.path), size: file.length })),
         torrentFile: torrent.torrentFile,
+        saved,
       })
     })
     torrent.on('ready', () => {
@@ -646,7 +650,7 @@ export class WebTorrentEngine implements TorrentEngine {
     const torrentFile = entry.torrentFile
     await this.#enterDormant(entry, dormantRecordOf(parsed as Parameters<typeof dormantRecordOf>[0], root), { started: true })
     const record = entry.dormant!
-    if (torrentFile) this.#emit(entry, { type: 'metadata', infoHash, name: record.name, size: record.length, files: record.files.map((f) => ({ path: f.path, size: f.size })), torrentFile })
+    if (torrentFile) this.#emit(entry, { type: 'metadata', infoHash, name: record.name, size: record.length, files: record.files.map((f) => ({ path: f.path, size: f.size })), torrentFile, saved: true })
     this.#emit(entry, { type: 'ready', infoHash })
     this.#emit(entry, { type: 'done', infoHash })
   }
