@@ -203,6 +203,8 @@ export const taskMachine = setup({
       infoHash: r?.infoHash ?? '',
       name: r?.name ?? '',
       state: r?.state ?? 'queued',
+      // Early among the keys: /debug/actors shows the first 20 of a context (system/summarize.ts).
+      dormant: false,
       size: r?.size ?? 0,
       downloaded: r?.downloaded ?? 0,
       uploaded: r?.uploaded ?? 0,
@@ -215,7 +217,9 @@ export const taskMachine = setup({
       uploadedBase: r?.uploaded ?? 0,
       hasMetadata: Boolean(r && (r.files.length > 0 || r.size > 0)),
       done: r?.state === 'seeding' || r?.state === 'completed',
-      ...idle,
+      downloadSpeed: 0,
+      uploadSpeed: 0,
+      peers: 0,
       etaSeconds: null,
       restoredState: r?.state ?? null,
     }
