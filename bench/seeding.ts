@@ -125,6 +125,8 @@ interface PhaseFigures {
   restartDormantMs?: number
   dormantAfterRestart?: number
   rssRestoredDormantMiB?: number
+  /** (RSS restored dormant after the restart - RSS idle before any torrent) / N: no torrent was ever live in that process. */
+  rssPerTorrentRestoredMiB?: number
 }
 
 async function idleWindow(pid: number, figures: PhaseFigures): Promise<void> {
@@ -267,6 +269,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     figures.restartDormantMs = Math.round(performance.now() - restarted)
     figures.dormantAfterRestart = restored.dormant
     figures.rssRestoredDormantMiB = round(await rssMiB(child.pid!), 1)
+    figures.rssPerTorrentRestoredMiB = round((figures.rssRestoredDormantMiB - figures.rssIdleBeforeMiB) / count, 3)
     const seenAgain = await waitUntilAllSeed(peerPort, library, { timeoutMs: phaseTimeoutMs })
     figures.restartMs = Math.round(Math.max(...seenAgain.values()) - restarted)
     figures.restartReportedMs = await Promise.race([reportedAgain.then((at) => Math.round(at - restarted)), delay(30_000).then(() => null)])
@@ -356,6 +359,7 @@ export async function main(): Promise<void> {
       ratios: {
         agentToQbittorrentRssPerTorrent: ratio(agent?.rssPerTorrentMiB, qbittorrent?.rssPerTorrentMiB),
         agentToQbittorrentRssPerTorrentEngineLoaded: ratio(agent?.rssPerTorrentEngineLoadedMiB, qbittorrent?.rssPerTorrentEngineLoadedMiB),
+        agentRestoredDormantToQbittorrentRssPerTorrent: ratio(agent?.rssPerTorrentRestoredMiB, qbittorrent?.rssPerTorrentMiB),
         agentToQbittorrentAddMs: ratio(agent?.addMs, qbittorrent?.addMs),
         agentToQbittorrentRestartMs: ratio(agent?.restartMs, qbittorrent?.restartMs),
       },

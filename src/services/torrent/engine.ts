@@ -19,7 +19,7 @@ import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
 import { DueQueue, realDueTimers, type DueTimers } from './due-queue.js'
 import { DormantAnnouncer, trackerAnnounceOnce, type AnnounceOnce } from './dormant-announcer.js'
-import { dormantRecordOf, dormantStats, installWakeHook, type DormantRecord } from './dormancy.js'
+import { dormantRecordOf, dormantStats, infoHashHashOf, installWakeHook, type DormantRecord } from './dormancy.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
 export type { ResolvedSource } from './source.js'
@@ -619,6 +619,9 @@ export class WebTorrentEngine implements TorrentEngine {
     const entry = this.#entries.get(infoHash)
     if (!entry || !entry.torrent) return
     entry.sleeping = true
+    // An encrypted handshake names the torrent by this hash: found from now on, through the halt.
+    const hashHash = infoHashHashOf(infoHash)
+    this.#dormantByHashHash.set(hashHash, infoHash)
     void this.#enqueue(entry, async () => {
       try {
         const torrent = entry.torrent
@@ -641,6 +644,7 @@ export class WebTorrentEngine implements TorrentEngine {
         this.#log.debug({ infoHash }, 'idle seeding torrent is dormant: only its metadata is kept')
       } finally {
         entry.sleeping = false
+        if (!entry.dormant) this.#dormantByHashHash.delete(hashHash)
       }
     })
   }
