@@ -27,7 +27,7 @@
 //   its tasks.json and saved .torrent files; qBittorrent: its profile and fastresume data);
 //   from the spawn until every torrent is seeding again (goal: 1,000 within 10 s).
 // Dormant torrents (docs/torrents.md): the daemon's config sets `idle_grace_s` to
-// BENCH_SEEDING_GRACE_S (5); a torrent without peers for that long keeps only its metadata. So for
+// BENCH_SEEDING_GRACE_S (5; 60 from 500 torrents); a torrent without peers for that long keeps only its metadata. So for
 // the agent: once all seed, the bench waits until its `GET /api/torrents/status` says all are
 // dormant and their first announces are out (the scheduler spreads them over a minute), then
 // measures RSS and the idle window; after the restart it waits until all are restored dormant,
@@ -63,7 +63,9 @@ const pieceLength = MiB
 const idleSeconds = Number(process.env.BENCH_SEEDING_IDLE_S ?? 60)
 const withTracker = process.env.BENCH_SEEDING_TRACKER !== '0'
 const qbtSkipCheck = process.env.BENCH_SEEDING_QBT_SKIP_CHECK === '1'
-const graceSeconds = Number(process.env.BENCH_SEEDING_GRACE_S ?? 5)
+// Longer than adding 1,000 takes here (~40 s verifying 4 GiB), or torrents seen seeding early would
+// go dormant while the rest are still probed, and a probe's 500 ms can be shorter than a wake under load.
+const graceSeconds = Number(process.env.BENCH_SEEDING_GRACE_S ?? (count >= 500 ? 60 : 5))
 const clients = (process.env.BENCH_SEEDING_CLIENTS ?? 'agent,qbittorrent').split(',').map((name) => name.trim())
 const cli = process.env.BENCH_SEEDING_CLI ?? cliPath
 /** Generous: qBittorrent checks one torrent at a time, ~1 s each on this machine. */
