@@ -17,7 +17,7 @@
 //   hash checking, as a user adds existing data; BENCH_SEEDING_QBT_SKIP_CHECK=1 skips it) until
 //   every torrent is seeding. "Seeding" is asked from outside, the same way for both clients: a
 //   BitTorrent handshake on the client's peer port per torrent, answered with every piece
-//   (bench/_bt-probe.ts). The agent's own view (the tasks in its syncs all `seeding`) is reported
+//   (test/helpers/bt-probe.ts). The agent's own view (the tasks in its syncs all `seeding`) is reported
 //   beside it as `reportedMs`.
 // - idle: RSS once all seed and after BENCH_SEEDING_IDLE_S (60) seconds with nothing to do, CPU
 //   seconds over that window (and % of one core), and wake-ups per minute (voluntary context
@@ -26,12 +26,22 @@
 // - restart: the process is stopped (SIGTERM) and started again on the same state (the agent:
 //   its tasks.json and saved .torrent files; qBittorrent: its profile and fastresume data);
 //   from the spawn until every torrent is seeding again (goal: 1,000 within 10 s).
+// Dormant torrents (docs/torrents.md): the daemon's config sets `idle_grace_s` to
+// BENCH_SEEDING_GRACE_S (5; 60 from 500 torrents); a torrent without peers for that long keeps only its metadata. So for
+// the agent: once all seed, the bench waits until its `GET /api/torrents/status` says all are
+// dormant and their first announces are out (the scheduler spreads them over a minute), then
+// measures RSS and the idle window; after the restart it waits until all are restored dormant,
+// takes RSS there, and only then probes (each probe's handshake wakes its torrent).
+// Engine loaded: before the N torrents, each client gets one warm-up torrent, and RSS is taken
+// again once it seeds (the agent loads webtorrent with its first task, ~40 MiB an idle daemon does
+// not hold; qBittorrent has libtorrent from the start). `rssPerTorrentEngineLoadedMiB` is
+// (RSS with the N - RSS with the warm-up) / N, the same way for both: what each further torrent costs.
 // The page cache is warm (the data was just written or read): a restart on a cold disk is slower.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -43,7 +53,7 @@ import { freePort } from '../test/helpers/ports.js'
 import { qbittorrentVersion, startQbittorrent, type Qbittorrent } from '../test/helpers/qbittorrent.js'
 import { bencode } from '../test/helpers/torrent-fixtures.js'
 import { shebangNodeFlags } from './_daemon-flags.js'
-import { waitUntilAllSeed } from './_bt-probe.js'
+import { waitUntilAllSeed } from '../test/helpers/bt-probe.js'
 import { contextSwitches, cpuSeconds, loadAverage1m, rssMiB, switchesBetween } from './_proc.js'
 
 const MiB = 1024 * 1024
@@ -53,6 +63,9 @@ const pieceLength = MiB
 const idleSeconds = Number(process.env.BENCH_SEEDING_IDLE_S ?? 60)
 const withTracker = process.env.BENCH_SEEDING_TRACKER !== '0'
 const qbtSkipCheck = process.env.BENCH_SEEDING_QBT_SKIP_CHECK === '1'
+// Longer than adding 1,000 takes here (~40 s verifying 4 GiB), or torrents seen seeding early would
+// go dormant while the rest are still probed, and a probe's 500 ms can be shorter than a wake under load.
+const graceSeconds = Number(process.env.BENCH_SEEDING_GRACE_S ?? (count >= 500 ? 60 : 5))
 const clients = (process.env.BENCH_SEEDING_CLIENTS ?? 'agent,qbittorrent').split(',').map((name) => name.trim())
 const cli = process.env.BENCH_SEEDING_CLI ?? cliPath
 /** Generous: qBittorrent checks one torrent at a time, ~1 s each on this machine. */
@@ -67,12 +80,12 @@ interface Fixture {
   torrentFile: Buffer
 }
 
-/** Writes N files (distinct content) and their .torrent metadata, hashing pieces as mktorrent would. */
+/** Writes N + 1 files (distinct content; the last is the warm-up) and their .torrent metadata, hashing pieces as mktorrent would. */
 async function makeLibrary(dataDir: string, announceUrl: string | undefined): Promise<Fixture[]> {
   await mkdir(dataDir, { recursive: true })
   const pool = randomBytes(64 * MiB)
   const fixtures: Fixture[] = []
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i <= count; i++) {
     const name = `seed-${String(i).padStart(5, '0')}.bin`
     const data = Buffer.alloc(sizeMb * MiB)
     // Different bytes per file: a window of the pool, plus the index up front.
@@ -103,17 +116,38 @@ interface PhaseFigures {
   idleWakeupsPerMinute?: number
   idleInvoluntaryPerMinute?: number
   rssAfterRestartMiB?: number
+  rssEngineLoadedMiB?: number
+  rssPerTorrentEngineLoadedMiB?: number
+  /** The agent: RSS right after all seed, before they go dormant (the probes woke them all). */
+  rssLiveMiB?: number
+  rssPerTorrentLiveMiB?: number
+  dormantAfterAddMs?: number
+  dormant?: number
+  announcesBeforeIdle?: number
+  restartDormantMs?: number
+  dormantAfterRestart?: number
+  rssRestoredDormantMiB?: number
+  /** (RSS restored dormant after the restart - RSS idle before any torrent) / N: no torrent was ever live in that process. */
+  rssPerTorrentRestoredMiB?: number
 }
 
 async function idleWindow(pid: number, figures: PhaseFigures): Promise<void> {
   figures.rssSeedingMiB = round(await rssMiB(pid), 1)
   figures.rssPerTorrentMiB = round((figures.rssSeedingMiB - figures.rssIdleBeforeMiB!) / count, 3)
+  figures.rssPerTorrentEngineLoadedMiB = round((figures.rssSeedingMiB - figures.rssEngineLoadedMiB!) / count, 4)
   const cpuBefore = await cpuSeconds(pid)
   const switchesBefore = await contextSwitches(pid)
   log(`idle window ${idleSeconds} s (pid ${pid})`)
   await delay(idleSeconds * 1000)
   const cpu = (await cpuSeconds(pid)) - cpuBefore
-  const switches = switchesBetween(switchesBefore, await contextSwitches(pid))
+  const switchesAfter = await contextSwitches(pid)
+  const switches = switchesBetween(switchesBefore, switchesAfter)
+  // Which threads woke (stderr, for a post-mortem of the wake-up figure).
+  const byThread = await Promise.all([...switchesAfter.threads].map(async ([id, t]) => {
+    const name = (await readFile(`/proc/${pid}/task/${id}/comm`, 'utf8').catch(() => '?')).trim()
+    return `${name}:${t.voluntary - (switchesBefore.threads.get(id)?.voluntary ?? 0)}`
+  }))
+  log(`idle wake-ups by thread: ${byThread.join(' ')}`)
   figures.idleCpuSeconds = round(cpu)
   figures.idleCpuPercentOfCore = round((100 * cpu) / idleSeconds)
   figures.idleWakeupsPerMinute = Math.round((switches.voluntary * 60) / idleSeconds)
@@ -126,7 +160,7 @@ function whenReportedSeeding(server: ReferenceServer): Promise<number> {
   return new Promise((resolve) => {
     const off = server.on('sync', (record) => {
       const tasks = record.request.tasks ?? []
-      if (tasks.length === count && tasks.every((task) => task.state === 'seeding')) {
+      if (tasks.length === count + 1 && tasks.every((task) => task.state === 'seeding')) {
         off()
         resolve(performance.now())
       }
@@ -150,8 +184,27 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
   await writeFile(configPath, harnessConfigToml({
     baseUrl: server.url, accessToken: server.accessToken, dir, adminPort: await freePort(), streamPort: await freePort(), downlink: 'auto', testing: {},
     // Loopback only; a fixed peer port so that the probe knows where to knock.
-    extraToml: `[downloads.torrent]\ndht = false\nlsd = false\npex = false\nnat_traversal = false\nport = ${peerPort}\n`,
+    extraToml: `[downloads.torrent]\ndht = false\nlsd = false\npex = false\nnat_traversal = false\nport = ${peerPort}\nidle_grace_s = ${graceSeconds}\n`,
   }))
+  const adminPort = Number(/listen = "127\.0\.0\.1:(\d+)"/.exec(await readFile(configPath, 'utf8'))![1])
+  /** The daemon's own view of its torrents (docs/torrents.md, Dormant torrents). */
+  const torrentsStatus = async (): Promise<{ live: number; dormant: number; announces: number }> => {
+    const token = (await readFile(join(dir, 'state', 'admin.token'), 'utf8')).trim()
+    const res = await fetch(`http://127.0.0.1:${adminPort}/api/torrents/status`, { headers: { authorization: `Bearer ${token}` } })
+    if (!res.ok) throw new Error(`/api/torrents/status answered ${res.status}`)
+    return (await res.json()) as { live: number; dormant: number; announces: number }
+  }
+  const waitForStatus = async (what: string, check: (status: { live: number; dormant: number; announces: number }) => boolean, timeoutMs = phaseTimeoutMs) => {
+    const deadline = performance.now() + timeoutMs
+    for (;;) {
+      const status = await torrentsStatus().catch(() => undefined)
+      if (status && check(status)) return status
+      if (performance.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(status)})`)
+      await delay(1000)
+    }
+  }
+  const library = fixtures.slice(0, count)
+  const warmUp = fixtures[count]!
   let child: ChildProcess | undefined
   let stderr = ''
   const startDaemon = () => {
@@ -176,16 +229,33 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     const pid = child.pid!
     figures.rssIdleBeforeMiB = round(await rssMiB(pid), 1)
 
+    log('agent: warm-up torrent')
+    server.queueTask(`${torrentBase}/${count}.torrent`, { taskId: 'warm-up' })
+    server.raiseWake('bench seeding warm-up')
+    await waitUntilAllSeed(peerPort, [warmUp], { timeoutMs: phaseTimeoutMs })
+    await waitForStatus('the warm-up torrent to go dormant', (s) => s.dormant === 1)
+    await delay(3000)
+    figures.rssEngineLoadedMiB = round(await rssMiB(pid), 1)
+
     log(`agent: queuing ${count} add_task`)
     const started = performance.now()
     const reported = whenReportedSeeding(server)
     for (let i = 0; i < count; i++) server.queueTask(`${torrentBase}/${i}.torrent`, { taskId: `seed-${i}` })
     server.raiseWake('bench seeding')
-    const seen = await waitUntilAllSeed(peerPort, fixtures, { timeoutMs: phaseTimeoutMs })
+    const seen = await waitUntilAllSeed(peerPort, library, { timeoutMs: phaseTimeoutMs })
     figures.addMs = Math.round(Math.max(...seen.values()) - started)
     figures.reportedMs = await Promise.race([reported.then((at) => Math.round(at - started)), delay(30_000).then(() => null)])
     log(`agent: all ${count} seeding after ${figures.addMs} ms (reported after ${figures.reportedMs} ms)`)
+    figures.rssLiveMiB = round(await rssMiB(pid), 1)
+    figures.rssPerTorrentLiveMiB = round((figures.rssLiveMiB - figures.rssIdleBeforeMiB) / count, 3)
+    await waitForStatus(`all ${count + 1} torrents to go dormant`, (s) => s.dormant === count + 1)
+    figures.dormantAfterAddMs = Math.round(performance.now() - started)
+    // The scheduler's first announces of the newly dormant torrents are spread over a minute: the idle window starts after them.
+    const announced = await waitForStatus('the first announces of the dormant torrents', (s) => !withTracker || s.announces >= count + 1, 120_000).catch(() => undefined)
+    figures.announcesBeforeIdle = announced?.announces
+    log(`agent: all dormant after ${figures.dormantAfterAddMs} ms; ${figures.announcesBeforeIdle} announces`)
     await delay(5000)
+    figures.dormant = (await torrentsStatus()).dormant
     await idleWindow(pid, figures)
 
     log('agent: restart')
@@ -196,7 +266,13 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     const reportedAgain = whenReportedSeeding(server)
     child = startDaemon()
     const registeredAt = registeredAgain.then(() => performance.now(), () => undefined)
-    const seenAgain = await waitUntilAllSeed(peerPort, fixtures, { timeoutMs: phaseTimeoutMs })
+    // Restored straight to dormant (their maps match): RSS of that, before the probes wake them.
+    const restored = await waitForStatus('the restored torrents to be dormant', (s) => s.dormant === count + 1)
+    figures.restartDormantMs = Math.round(performance.now() - restarted)
+    figures.dormantAfterRestart = restored.dormant
+    figures.rssRestoredDormantMiB = round(await rssMiB(child.pid!), 1)
+    figures.rssPerTorrentRestoredMiB = round((figures.rssRestoredDormantMiB - figures.rssIdleBeforeMiB) / count, 3)
+    const seenAgain = await waitUntilAllSeed(peerPort, library, { timeoutMs: phaseTimeoutMs })
     figures.restartMs = Math.round(Math.max(...seenAgain.values()) - restarted)
     figures.restartReportedMs = await Promise.race([reportedAgain.then((at) => Math.round(at - restarted)), delay(30_000).then(() => null)])
     figures.rssAfterRestartMiB = round(await rssMiB(child.pid!), 1)
@@ -222,10 +298,16 @@ async function benchQbittorrent(dir: string, dataDir: string, fixtures: Fixture[
   try {
     await delay(3000)
     figures.rssIdleBeforeMiB = round(await rssMiB(qbt.pid), 1)
+    const library = fixtures.slice(0, count)
+    const warmUp = fixtures[count]!
+    await qbt.add(warmUp.torrentFile, dataDir, { skipChecking: qbtSkipCheck })
+    await waitUntilAllSeed(qbt.port, [warmUp], { timeoutMs: phaseTimeoutMs })
+    await delay(3000)
+    figures.rssEngineLoadedMiB = round(await rssMiB(qbt.pid), 1)
     log(`qBittorrent: adding ${count} torrents${qbtSkipCheck ? ' (no hash check)' : ''}`)
     const started = performance.now()
-    for (const fixture of fixtures) await qbt.add(fixture.torrentFile, dataDir, { skipChecking: qbtSkipCheck })
-    const seen = await waitUntilAllSeed(qbt.port, fixtures, { timeoutMs: phaseTimeoutMs })
+    for (const fixture of library) await qbt.add(fixture.torrentFile, dataDir, { skipChecking: qbtSkipCheck })
+    const seen = await waitUntilAllSeed(qbt.port, library, { timeoutMs: phaseTimeoutMs })
     figures.addMs = Math.round(Math.max(...seen.values()) - started)
     log(`qBittorrent: all ${count} seeding after ${figures.addMs} ms`)
     await delay(5000)
@@ -238,7 +320,7 @@ async function benchQbittorrent(dir: string, dataDir: string, fixtures: Fixture[
     qbt = await startQbittorrent({ profileDir })
     figures.processStartMs = Math.round(performance.now() - restarted)
     // A new peer port on every start (the helper picks a free one): probe that one.
-    const seenAgain = await waitUntilAllSeed(qbt.port, fixtures, { timeoutMs: phaseTimeoutMs })
+    const seenAgain = await waitUntilAllSeed(qbt.port, library, { timeoutMs: phaseTimeoutMs })
     figures.restartMs = Math.round(Math.max(...seenAgain.values()) - restarted)
     figures.rssAfterRestartMiB = round(await rssMiB(qbt.pid), 1)
     log(`qBittorrent: all seeding ${figures.restartMs} ms after the restart (WebUI up after ${figures.processStartMs} ms)`)
@@ -273,10 +355,13 @@ export async function main(): Promise<void> {
       pieceKiB: pieceLength / 1024,
       tracker: withTracker,
       idleSeconds,
+      graceSeconds,
       agent,
       qbittorrent,
       ratios: {
         agentToQbittorrentRssPerTorrent: ratio(agent?.rssPerTorrentMiB, qbittorrent?.rssPerTorrentMiB),
+        agentToQbittorrentRssPerTorrentEngineLoaded: ratio(agent?.rssPerTorrentEngineLoadedMiB, qbittorrent?.rssPerTorrentEngineLoadedMiB),
+        agentRestoredDormantToQbittorrentRssPerTorrent: ratio(agent?.rssPerTorrentRestoredMiB, qbittorrent?.rssPerTorrentMiB),
         agentToQbittorrentAddMs: ratio(agent?.addMs, qbittorrent?.addMs),
         agentToQbittorrentRestartMs: ratio(agent?.restartMs, qbittorrent?.restartMs),
       },

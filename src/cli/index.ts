@@ -17,7 +17,7 @@ import { VpnDisableCommand, VpnEnableCommand, VpnStatusCommand } from './command
 // ---- library (issue 16) ----
 import { LibraryScanCommand, LibraryStatusCommand } from './commands/library.js'
 // ---- torrent (issue 20) ----
-import { TorrentRecheckCommand } from './commands/torrent.js'
+import { TorrentRecheckCommand, TorrentStatusCommand } from './commands/torrent.js'
 
 export function buildCli(options: { colors?: boolean } = {}): Cli {
   const cli = new Cli({ binaryLabel: 'media-agent', binaryName: 'media-agent', binaryVersion: agentVersion, enableCapture: false, enableColors: options.colors ?? colorWanted(process.stdout) })
@@ -45,6 +45,7 @@ export function buildCli(options: { colors?: boolean } = {}): Cli {
   cli.register(LibraryScanCommand)
   // ---- torrent (issue 20) ----
   cli.register(TorrentRecheckCommand)
+  cli.register(TorrentStatusCommand)
   return cli
 }
 

@@ -224,6 +224,15 @@ export const torrentStoreWriteSliceBytes = 128 * 1024
 export const torrentPieceMapWriteIntervalMs = 5_000
 /** Each tracker's re-announce period is shortened by a random fraction up to this, so torrents started together drift apart. */
 export const torrentAnnounceJitter = 0.1
+// ---- dormant torrents (issue 20, docs/torrents.md Dormant torrents) ----
+/** A complete seeding torrent without peers (or readers) for this long keeps only its metadata until a peer or reader wakes it (`[downloads.torrent] idle_grace_s`). */
+export const torrentIdleGraceMs = 10 * 60_000
+/** A torrent gone (or restored) dormant is first announced at a random time within this: a restart's hundreds do not announce at once. */
+export const torrentDormantFirstAnnounceSpreadMs = 60_000
+/** How often a dormant torrent is announced when its trackers name no interval (or it has only the DHT). */
+export const torrentDormantAnnounceIntervalMs = 30 * 60_000
+/** A dormant torrent's one-shot announce gives up on trackers that have not answered by then. */
+export const torrentDormantAnnounceTimeoutMs = 20_000
 /** Wire messages up to this size sent in one tick leave in one socket write (wire-tuning.ts); a block (16 KiB) never waits. */
 export const torrentWireSmallMessageBytes = 256
 /**

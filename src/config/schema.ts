@@ -44,7 +44,7 @@ export interface AgentConfig {
     hlsCache: { enabled: boolean; sizeGb: number; dir: string }
     vpn: { enabled: boolean }
     /** Peer discovery and transport of the torrent engine (not in protocol.md: an agent extension). */
-    torrent: { dht: boolean; lsd: boolean; pex: boolean; utp: boolean; natTraversal: boolean; port: number }
+    torrent: { dht: boolean; lsd: boolean; pex: boolean; utp: boolean; natTraversal: boolean; port: number; idleGraceMs: number }
   }
   /** `helperPath`: used as is (a bundled helper); empty: the managed helper downloaded from `helperUrl` (protocol.md 7.4). */
   funnel: { enabled: boolean; helperPath: string; helperUrl: string }
@@ -179,6 +179,8 @@ export function validateConfig(raw: RawTable, options: ValidateOptions): Validat
     utp: onOff('utp', defaults.torrentUtp),
     natTraversal: onOff('nat_traversal', defaults.torrentNatUpnp && defaults.torrentNatPmp),
     port: torrentTable.read('port', 'an integer from 0 (any free port) to 65535', asNumber((n) => Number.isInteger(n) && n >= 0 && n <= 65535), defaults.torrentPort),
+    // Dormant torrents (docs/torrents.md): seconds in the file, 0 = torrents never go dormant.
+    idleGraceMs: Math.round(1000 * torrentTable.read('idle_grace_s', 'a number of seconds >= 0 (0: never dormant)', asNumber((n) => n >= 0), defaults.torrentIdleGraceMs / 1000)),
   }
   torrentTable.finish()
   downloadsTable.finish(['webrtc'])

@@ -67,6 +67,11 @@ export interface TaskContext extends TaskRecord {
   peers: number
   etaSeconds: number | null
   restoredState: TaskState | null
+  /**
+   * The engine keeps only the torrent's metadata (a complete seeding torrent without peers for
+   * the idle grace; docs/torrents.md Dormant torrents). Reported as `seeding` like a live one.
+   */
+  dormant: boolean
 }
 
 export type TaskEvent =
@@ -79,6 +84,8 @@ export type TaskEvent =
   | { type: 'engine.progress'; progress: TaskProgress }
   | { type: 'engine.done' }
   | { type: 'engine.error'; message: string; code: string }
+  /** The engine put the torrent to sleep (metadata only) or woke it. */
+  | { type: 'engine.dormancy'; dormant: boolean }
 
 export interface ResolveSourceInput {
   taskId: string
@@ -118,7 +125,7 @@ function describe(error: unknown): { message: string; code: string } {
   return { message: String(error), code: 'MA_ERR_INTERNAL' }
 }
 
-const idle = { downloadSpeed: 0, uploadSpeed: 0, peers: 0 }
+const idle = { downloadSpeed: 0, uploadSpeed: 0, peers: 0, dormant: false }
 
 export const taskMachine = setup({
   types: {
@@ -196,6 +203,8 @@ export const taskMachine = setup({
       infoHash: r?.infoHash ?? '',
       name: r?.name ?? '',
       state: r?.state ?? 'queued',
+      // Early among the keys: /debug/actors shows the first 20 of a context (system/summarize.ts).
+      dormant: false,
       size: r?.size ?? 0,
       downloaded: r?.downloaded ?? 0,
       uploaded: r?.uploaded ?? 0,
@@ -208,7 +217,9 @@ export const taskMachine = setup({
       uploadedBase: r?.uploaded ?? 0,
       hasMetadata: Boolean(r && (r.files.length > 0 || r.size > 0)),
       done: r?.state === 'seeding' || r?.state === 'completed',
-      ...idle,
+      downloadSpeed: 0,
+      uploadSpeed: 0,
+      peers: 0,
       etaSeconds: null,
       restoredState: r?.state ?? null,
     }
@@ -265,6 +276,7 @@ export const taskMachine = setup({
         'engine.metadata': { actions: ['assignMetadata', { type: 'persist', params: { immediate: true } }] },
         'engine.progress': { actions: ['assignProgress', { type: 'persist', params: { immediate: false } }] },
         'engine.done': { actions: 'assignDone' },
+        'engine.dormancy': { actions: assign(({ event }) => ({ dormant: event.dormant })) },
         'engine.error': {
           target: 'error',
           actions: { type: 'assignError', params: ({ event }) => ({ message: event.message, code: event.code }) },

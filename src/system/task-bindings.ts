@@ -100,7 +100,8 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               tick()
               break
             case 'metadata':
-              track(store.saveMetadata(infoHash, event.torrentFile).catch((err: unknown) => log.warn({ err, taskId }, 'cannot save torrent metadata')))
+              // A start from the saved .torrent (a restart, a wake) has nothing new to write (each write fsyncs).
+              if (!event.saved) track(store.saveMetadata(infoHash, event.torrentFile).catch((err: unknown) => log.warn({ err, taskId }, 'cannot save torrent metadata')))
               sendBack({ type: 'engine.metadata', name: event.name, size: event.size, files: event.files.map((f) => ({ path: f.path, size: f.size, progress: 0 })) })
               tick()
               break
@@ -110,6 +111,9 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
             case 'done':
               tick()
               sendBack({ type: 'engine.done' })
+              break
+            case 'dormant':
+              sendBack({ type: 'engine.dormancy', dormant: event.dormant })
               break
             case 'error':
               log.warn({ err: event.error, taskId, infoHash }, 'task failed')

@@ -42,6 +42,7 @@ export function createTasksPart(options: TasksPartOptions) {
     natUpnp: peers.natTraversal,
     natPmp: peers.natTraversal,
     torrentPort: peers.port,
+    idleGraceMs: peers.idleGraceMs,
     // Verified-piece maps beside torrents/<infohash>.torrent: a restart seeds without re-hashing.
     stateDir: options.config.daemon.stateDir,
     ...options.engine,
@@ -92,7 +93,17 @@ export function createTasksPart(options: TasksPartOptions) {
     const later = snapshot.matches('paused') || snapshot.matches('error')
     return { outcome: later ? 'next_start' : 'checking', taskId: report.id, infoHash: report.infoHash, state: report.state }
   }
+  /** `media-agent torrent status`: which torrents the engine holds live and which dormant (docs/torrents.md). */
+  const status = (): TorrentsStatus => {
+    const tasks = taskActors().map((actor) => {
+      const snapshot = actor.getSnapshot() as TaskSnapshot
+      const report = taskReportOf(snapshot)
+      return report ? { id: report.id, infoHash: report.infoHash, state: report.state, dormant: snapshot.context.dormant } : null
+    }).filter((task): task is TorrentsStatus['tasks'][number] => task !== null)
+    return { engine: engine.started ? 'started' : 'not_started', ...(engine.dormancy?.() ?? { live: 0, dormant: 0, announces: 0 }), tasks }
+  }
   const adminRoutes: AdminRoute[] = [
+    { method: 'GET', path: '/api/torrents/status', handle: () => ({ status: 200, json: status() }) },
     {
       method: 'POST',
       path: '/api/torrents/recheck',
@@ -171,4 +182,14 @@ export interface RecheckReply {
   infoHash?: string
   state?: TaskState
   message?: string
+}
+
+/** The answer of `GET /api/torrents/status`: the engine's live and dormant torrents, and each task's. */
+export interface TorrentsStatus {
+  engine: 'started' | 'not_started'
+  live: number
+  dormant: number
+  /** Announces the dormant-torrent scheduler has sent. */
+  announces: number
+  tasks: { id: string; infoHash: string; state: TaskState; dormant: boolean }[]
 }

@@ -24,6 +24,7 @@ const events: AnyEventObject[] = [
   { type: 'task.delete', deleteFiles: false },
   { type: 'engine.metadata', name: 'm', size: 1000, files },
   { type: 'engine.done' },
+  { type: 'engine.dormancy', dormant: true },
   { type: 'engine.error', message: 'no space left on device', code: 'MA_ERR_TORRENT_DISK_FULL' },
   progress(true),
   progress(false),
@@ -56,7 +57,7 @@ const eventsIn = (snapshot: AnyMachineSnapshot) => events.filter((event) => {
 })
 const serializeState = (snapshot: AnyMachineSnapshot) => {
   const c = contextOf(snapshot)
-  return JSON.stringify([snapshot.value, snapshot.status, c.state, c.done, c.hasMetadata, c.infoHash !== '', c.error !== undefined])
+  return JSON.stringify([snapshot.value, snapshot.status, c.state, c.done, c.hasMetadata, c.infoHash !== '', c.error !== undefined, c.dormant])
 }
 const pathSets = inputs.map((input) => ({ input, paths: shortestPaths(taskMachine, { input, events: eventsIn, serializeState: serializeState as never, limit: 200_000 }) }))
 
@@ -84,6 +85,8 @@ describe('task statechart: recheck', () => {
             expect(report?.state, where).toBe('downloading')
           }
           if (report && (report.state === 'seeding' || report.state === 'completed')) expect(contextOf(snapshot).done, where).toBe(true)
+          // Only a running torrent can be dormant: a stopped task never says so.
+          if (snapshot.matches('paused') || snapshot.matches('completed') || snapshot.matches('error')) expect(contextOf(snapshot).dormant, where).toBe(false)
           if (step.event.type !== 'task.recheck') continue
           rechecks++
           const c = contextOf(before)

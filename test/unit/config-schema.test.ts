@@ -49,7 +49,7 @@ describe('a complete config file', () => {
         seedRatio: 0,
         hlsCache: { enabled: false, sizeGb: 0.5, dir: '/home/ada/hls-cache' },
         vpn: { enabled: true },
-        torrent: { dht: false, lsd: false, pex: false, utp: false, natTraversal: false, port: 51413 },
+        torrent: { dht: false, lsd: false, pex: false, utp: false, natTraversal: false, port: 51413, idleGraceMs: 90_000 },
       },
       funnel: { enabled: false, helperPath: '/home/ada/bin/cloudflared', helperUrl: 'https://mirror.example/cloudflared' },
       transcode: { encoder: 'h264_vaapi', ffmpegPath: '/home/ada/bin/ffmpeg', ffprobePath: '/opt/ffmpeg/bin/ffprobe' },
@@ -66,7 +66,7 @@ describe('a complete config file', () => {
     expect(config.downloads.seedRatio).toBe(defaults.seedRatio)
     expect(config.downloads.hlsCache).toEqual({ enabled: defaults.hlsCacheEnabled, sizeGb: defaults.hlsCacheSizeGb, dir: '/home/ada/.cache/media-agent/hls' })
     expect(config.downloads.vpn.enabled).toBe(defaults.vpnEnabled)
-    expect(config.downloads.torrent).toEqual({ dht: true, lsd: true, pex: true, utp: true, natTraversal: true, port: 0 })
+    expect(config.downloads.torrent).toEqual({ dht: true, lsd: true, pex: true, utp: true, natTraversal: true, port: 0, idleGraceMs: defaults.torrentIdleGraceMs })
     expect(config.transcode).toEqual({ encoder: 'auto', ffmpegPath: '', ffprobePath: '' })
     expect(config.server.mirrors).toEqual([])
     expect(config.server.signingSecret).toBeUndefined()

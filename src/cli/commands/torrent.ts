@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion'
 import { AgentCommand } from '../options.js'
 import { adminClient, daemonNotRunning } from '../admin-client.js'
 import { loadConfigForCli } from '../load.js'
-import type { RecheckReply } from '../../system/tasks-part.js'
+import type { RecheckReply, TorrentsStatus } from '../../system/tasks-part.js'
 
 // `media-agent torrent recheck <taskId|infohash>`: a thin client of the daemon's
 // POST /api/torrents/recheck (design.md house rule 7; docs/torrents.md, Recheck).
@@ -40,5 +40,37 @@ export class TorrentRecheckCommand extends AgentCommand {
         this.context.stderr.write(`media-agent: ${reply.message ?? reply.outcome}\n`)
         return 1
     }
+  }
+}
+
+export class TorrentStatusCommand extends AgentCommand {
+  static override paths = [['torrent', 'status']]
+  static override usage = Command.Usage({
+    description: 'Which torrents the engine holds live and which dormant (metadata only, woken by a peer or a reader).',
+    details: 'One line of counts, then one line per task: its id, state, info hash and `dormant` or `live`. `--json` prints the daemon\'s answer. Exit 3 when no daemon runs.',
+    examples: [['Counts and tasks', '$0 torrent status']],
+  })
+
+  json = Option.Boolean('--json', false)
+
+  async execute(): Promise<number> {
+    const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
+    if (typeof loaded === 'number') return loaded
+    let reply: TorrentsStatus
+    try {
+      reply = await adminClient(loaded.config).get<TorrentsStatus>('/api/torrents/status')
+    } catch (error) {
+      return daemonNotRunning(error, this.context.stderr)
+    }
+    if (this.json) {
+      this.context.stdout.write(`${JSON.stringify(reply)}\n`)
+      return 0
+    }
+    this.context.stdout.write(`torrent engine ${reply.engine === 'started' ? 'started' : 'not started'}: ${reply.live} live, ${reply.dormant} dormant (${reply.announces} announces for dormant torrents)\n`)
+    for (const task of reply.tasks) {
+      const held = task.state === 'seeding' || task.state === 'downloading' || task.state === 'fetching_metadata' ? (task.dormant ? ' dormant' : ' live') : ''
+      this.context.stdout.write(`${task.id}  ${task.state}${held}  ${task.infoHash}\n`)
+    }
+    return 0
   }
 }

@@ -1,6 +1,7 @@
 import { EventEmitter, once } from 'node:events'
+import { readFile, stat } from 'node:fs/promises'
 import type { TaskProgress } from '../../machines/task.machine.js'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import WebTorrent, { type AddOptions, type Torrent } from 'webtorrent'
 import parseTorrent, { type ParsedTorrent } from 'parse-torrent'
@@ -17,6 +18,9 @@ import { installWireTuning } from './wire-tuning.js'
 import { installMseKeys } from './mse-keys.js'
 import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
+import { DueQueue, realDueTimers, type DueTimers } from './due-queue.js'
+import { DormantAnnouncer, trackerAnnounceOnce, type AnnounceOnce } from './dormant-announcer.js'
+import { dormantRecordOf, dormantStats, infoHashHashOf, installWakeHook, type DormantRecord } from './dormancy.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
 export type { ResolvedSource } from './source.js'
@@ -66,6 +70,16 @@ export interface TorrentEngineOptions {
   wireTuning?: boolean
   /** false allocates every piece's buffer afresh (piece-pool.ts; process-wide once on, the bench compares). Default on with wireTuning. */
   piecePool?: boolean
+  /**
+   * A complete seeding torrent without peers for this long keeps only its metadata (dormancy.ts,
+   * docs/torrents.md Dormant torrents); 0 or less: never. Needs piece maps (stateDir).
+   */
+  idleGraceMs?: number
+  /** The first announce of a torrent gone (or restored) dormant comes at a random time within this. */
+  dormantFirstAnnounceSpreadMs?: number
+  /** Tests: the clock of the idle grace and of the dormant announces, and the announce itself. */
+  dormancyTimers?: DueTimers
+  dormantAnnounce?: AnnounceOnce
 }
 
 export interface StartTorrentInput {
@@ -90,11 +104,14 @@ export interface TorrentStats extends Omit<TaskProgress, 'files'> {
 }
 
 export type TorrentEngineEvent =
-  | { type: 'metadata'; infoHash: string; name: string; size: number; files: { path: string; size: number }[]; torrentFile: Uint8Array }
+  /** `saved`: the torrent started from .torrent bytes it was handed or read back (nothing new to keep). */
+  | { type: 'metadata'; infoHash: string; name: string; size: number; files: { path: string; size: number }[]; torrentFile: Uint8Array; saved?: boolean }
   | { type: 'ready'; infoHash: string }
   | { type: 'done'; infoHash: string }
   /** A peer connected: stats can change again (a task's progress poll wakes, task-progress-poll.ts). */
   | { type: 'peer'; infoHash: string }
+  /** The torrent went dormant (only its metadata kept) or woke (a live webtorrent torrent again). */
+  | { type: 'dormant'; infoHash: string; dormant: boolean }
   | { type: 'error'; infoHash: string; error: AgentError }
 
 export type TorrentEngineListener = (event: TorrentEngineEvent) => void
@@ -126,6 +143,8 @@ export interface TorrentEngine {
   createReadStream(infoHash: string, fileIndex: number, range?: ReadRange): Readable
   /** The peer port, once listening. */
   listening(): Promise<{ port: number }>
+  /** How many torrents are live and dormant (docs/torrents.md, Dormant torrents). */
+  dormancy?(): EngineDormancyStatus
   close(): Promise<void>
 }
 
@@ -138,6 +157,23 @@ interface Entry {
   paused: boolean
   /** Serialises start/stop/remove of one torrent. */
   chain: Promise<void>
+  /** Set while the torrent is dormant: no webtorrent object, only this (dormancy.ts). */
+  dormant?: DormantRecord
+  /** Between the decision to sleep and the record (a peer arriving then waits for the wake). */
+  sleeping?: boolean
+  /** One wake for every peer and reader asking at once. */
+  waking?: Promise<Torrent | null>
+  /** Uploads of earlier webtorrent torrents of this run (before a sleep or a network switch). */
+  uploadedCarry: number
+  /** Read streams open on the torrent: it does not go dormant under them. */
+  streams: number
+}
+
+/** What the engine holds (the torrents status, /debug). */
+export interface EngineDormancyStatus {
+  live: number
+  dormant: number
+  announces: number
 }
 
 export class WebTorrentEngine implements TorrentEngine {
@@ -170,6 +206,13 @@ export class WebTorrentEngine implements TorrentEngine {
   readonly #pieceMaps: PieceMaps | undefined
   /** Warnings about a reshaped webtorrent, logged once each. */
   readonly #warned = new Set<string>()
+  /** 0 when torrents never go dormant. */
+  #idleGraceMs: number
+  /** When each idle live torrent goes dormant: one timer for all (due-queue.ts). */
+  readonly #idle: DueQueue<string>
+  readonly #announcer: DormantAnnouncer
+  /** Dormant torrents by their MSE info hash hash (encrypted handshakes). */
+  readonly #dormantByHashHash = new Map<string, string>()
 
   constructor(options: TorrentEngineOptions) {
     this.#options = options
@@ -186,6 +229,26 @@ export class WebTorrentEngine implements TorrentEngine {
     if (options.wireTuning !== false && options.piecePool !== false) this.#warnOnce(installPiecePool({
       maxFreePerLength: defaults.torrentPiecePoolMaxFreePerLength, maxFreeBytes: defaults.torrentPiecePoolMaxFreeBytes, idleEmptyMs: defaults.torrentPiecePoolIdleEmptyMs,
     }), 'immediate-chunk-store changed: piece buffers are not reused (more GC per GiB)')
+    const grace = options.idleGraceMs ?? defaults.torrentIdleGraceMs
+    this.#idleGraceMs = this.#pieceMaps && Number.isFinite(grace) && grace > 0 ? grace : 0
+    const timers = options.dormancyTimers
+    this.#idle = new DueQueue({ timers, onDue: (keys) => { for (const key of keys) this.#sleep(key) } })
+    this.#announcer = new DormantAnnouncer({
+      timers,
+      firstSpreadMs: options.dormantFirstAnnounceSpreadMs ?? defaults.torrentDormantFirstAnnounceSpreadMs,
+      defaultIntervalMs: defaults.torrentDormantAnnounceIntervalMs,
+      jitter: options.announceJitter ?? defaults.torrentAnnounceJitter,
+      retryMinMs: options.announceRetryMinMs ?? defaults.torrentAnnounceRetryMinMs,
+      retryMaxMs: options.announceRetryMaxMs ?? defaults.torrentAnnounceRetryMaxMs,
+      announceOnce: options.dormantAnnounce ?? trackerAnnounceOnce({
+        peerId: () => this.#client.peerId,
+        port: () => this.#client.address()?.port ?? this.#client.torrentPort,
+        proxyOpts: () => (this.#network ? trackerProxyOpts(this.#network) : { httpAgent: this.#trackerDispatcher, httpsAgent: this.#trackerDispatcher }),
+        dht: () => this.#client.dht || undefined,
+        timeoutMs: defaults.torrentDormantAnnounceTimeoutMs,
+      }),
+      onError: (err, infoHash) => this.#log.debug({ err, infoHash }, 'dormant torrent announce failed'),
+    })
     this.#network = options.route?.current()
     this.#client = this.#createClient(this.#network)
     if (options.route) {
@@ -219,6 +282,19 @@ export class WebTorrentEngine implements TorrentEngine {
     }))
     // Torrent errors reach here only when a torrent has no 'error' listener; keep the process up.
     client.on('error', (err: Error) => this.#log.error({ err }, 'torrent client error'))
+    // A peer's handshake for a dormant torrent wakes it instead of being refused (dormancy.ts).
+    if (this.#idleGraceMs > 0) {
+      const unsupported = installWakeHook<Torrent>(client, {
+        byInfoHash: (infoHash) => this.#wakeFor(infoHash),
+        byInfoHashHash: (hashHash) => {
+          const infoHash = this.#dormantByHashHash.get(hashHash)
+          return infoHash ? this.#wakeFor(infoHash) : null
+        },
+      })
+      // Without the hook a dormant torrent could not be reached by peers: none goes dormant.
+      if (unsupported) this.#idleGraceMs = 0
+      this.#warnOnce(unsupported, 'webtorrent changed: idle torrents stay live (no dormant torrents)')
+    }
     if (network) {
       routeClient(client, network)
       const off = network.onOpenChange((open) => this.#gate(client, open))
@@ -243,7 +319,7 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#network = network
     this.#replacing = true
     const entries = [...this.#entries.entries()]
-    await Promise.all(entries.map(([, entry]) => this.#enqueue(entry, () => this.#halt(entry))))
+    await Promise.all(entries.map(([, entry]) => this.#enqueue(entry, () => this.#halt(entry, { keepUploads: true }))))
     const old = this.#client
     await withTimeout(new Promise<void>((done) => old.destroy(() => done())), this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs)
     if (this.#closed) return
@@ -273,10 +349,11 @@ export class WebTorrentEngine implements TorrentEngine {
     const infoHash = input.infoHash.toLowerCase()
     let entry = this.#entries.get(infoHash)
     if (!entry) {
-      entry = { input: { ...input, infoHash }, listeners: new Set(), torrent: null, paused: false, chain: Promise.resolve() }
+      // The .torrent bytes live in entry.torrentFile (dropped while dormant), not in the input.
+      entry = { input: { infoHash, magnetURI: input.magnetURI }, listeners: new Set(), torrent: null, paused: false, chain: Promise.resolve(), uploadedCarry: 0, streams: 0 }
       this.#entries.set(infoHash, entry)
     }
-    if (input.torrentFile && !entry.torrentFile) entry.torrentFile = input.torrentFile
+    if (input.torrentFile && !entry.torrentFile && !entry.dormant) entry.torrentFile = input.torrentFile
     if (input.magnetURI && !entry.input.magnetURI) entry.input.magnetURI = input.magnetURI
     entry.listeners.add(listener)
     entry.paused = false
@@ -338,6 +415,7 @@ export class WebTorrentEngine implements TorrentEngine {
 
   stats(infoHash: string): TorrentStats | undefined {
     const entry = this.#entries.get(infoHash.toLowerCase())
+    if (entry?.dormant) return dormantStats(entry.dormant, entry.uploadedCarry)
     const torrent = entry?.torrent
     if (!entry || !torrent || torrent.destroyed) return undefined
     const hasMetadata = torrent.files.length > 0 && Boolean(torrent.bitfield)
@@ -351,7 +429,7 @@ export class WebTorrentEngine implements TorrentEngine {
       progress: hasMetadata ? torrent.progress : 0,
       size: hasMetadata ? torrent.length : 0,
       downloaded: hasMetadata ? torrent.downloaded : 0,
-      uploaded: torrent.uploaded,
+      uploaded: entry.uploadedCarry + torrent.uploaded,
       downloadSpeed: Math.round(torrent.downloadSpeed),
       uploadSpeed: Math.round(torrent.uploadSpeed),
       peers: torrent.numPeers,
@@ -369,7 +447,29 @@ export class WebTorrentEngine implements TorrentEngine {
 
   createReadStream(infoHash: string, fileIndex: number, range: ReadRange = {}): Readable {
     const key = infoHash.toLowerCase()
-    return readTorrentFile(() => this.#whenReady(key), key, fileIndex, range)
+    const stream = readTorrentFile(() => this.#whenReady(key, { wake: true }), key, fileIndex, range)
+    // A torrent being read from does not go dormant under its reader.
+    const entry = this.#entries.get(key)
+    if (entry) {
+      entry.streams++
+      this.#idle.delete(key)
+      stream.once('close', () => {
+        entry.streams--
+        if (entry.torrent) this.#checkIdle(entry, entry.torrent)
+      })
+    }
+    return stream
+  }
+
+  /** How many torrents are live and dormant (the torrents status, /debug). */
+  dormancy(): EngineDormancyStatus {
+    let live = 0
+    let dormant = 0
+    for (const entry of this.#entries.values()) {
+      if (entry.dormant) dormant++
+      else if (entry.torrent && !entry.torrent.destroyed) live++
+    }
+    return { live, dormant, announces: this.#announcer.announced }
   }
 
   async listening(): Promise<{ port: number }> {
@@ -386,6 +486,8 @@ export class WebTorrentEngine implements TorrentEngine {
     // Each torrent stops on its own so its last verified-piece map is written.
     await Promise.allSettled([...this.#entries.values()].map((entry) => this.#enqueue(entry, () => this.#halt(entry))))
     for (const key of this.#entries.keys()) this.#signals.emit(`gone:${key}`)
+    this.#idle.close()
+    this.#announcer.close()
     await withTimeout(
       new Promise<void>((done) => this.#client.destroy(() => done())),
       this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs,
@@ -400,13 +502,19 @@ export class WebTorrentEngine implements TorrentEngine {
     return next
   }
 
-  async #launch(infoHash: string): Promise<void> {
+  /** Starts the torrent: dormant when its map says complete (unless `live`: a wake), else a webtorrent torrent. */
+  async #launch(infoHash: string, options: { live?: boolean } = {}): Promise<void> {
     const entry = this.#entries.get(infoHash)
     if (!entry || entry.paused || this.#closed || this.#replacing || (entry.torrent && !entry.torrent.destroyed)) return
+    if (entry.dormant && !options.live) return
     let parsed: ParsedTorrent
+    let saved = false
     try {
-      parsed = entry.torrentFile
-        ? await parseTorrentFile(entry.torrentFile, `saved metadata of ${infoHash}`)
+      // A dormant torrent's .torrent was dropped from memory: it is read back from the state dir.
+      const torrentFile = entry.torrentFile ?? (entry.dormant ? await readFile(this.#savedTorrentPath(infoHash)) : undefined)
+      saved = torrentFile !== undefined
+      parsed = torrentFile
+        ? await parseTorrentFile(torrentFile, `saved metadata of ${infoHash}`)
         : await parseTorrent(entry.input.magnetURI ?? `magnet:?xt=urn:btih:${infoHash}`)
     } catch (err) {
       this.#emit(entry, { type: 'error', infoHash, error: err instanceof AgentError ? err : new TorrentEngineError((err as Error).message, { cause: err }) })
@@ -418,6 +526,13 @@ export class WebTorrentEngine implements TorrentEngine {
     // With maps the map decides (a mismatch hashes all); without, the bitfield of the last stop here.
     if (!this.#pieceMaps && entry.bitfield) addOptions.bitfield = entry.bitfield
     if (this.#pieceMaps) {
+      // Complete and unchanged, and nobody asking for it: straight to dormant, no webtorrent object (a restart).
+      if (!options.live && this.#idleGraceMs > 0 && parsed.pieces && parsed.files
+        && await this.#pieceMaps.complete(infoHash, { pieces: parsed.pieces.length, files: parsed.files }, addOptions.path!)) {
+        if (entry.paused || this.#closed || this.#replacing) return
+        await this.#restoreDormant(entry, infoHash, parsed, addOptions.path!)
+        return
+      }
       Object.assign(addOptions, await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!))
       if (entry.paused || this.#closed || this.#replacing) return
     }
@@ -429,6 +544,7 @@ export class WebTorrentEngine implements TorrentEngine {
       if (await noDataOnDisk(storeFilePaths(addOptions.path!, layout.files))) addOptions.bitfield = new Uint8Array(Math.ceil(layout.pieces.length / 8))
       if (entry.paused || this.#closed || this.#replacing) return
     }
+    this.#forgetDormant(entry)
     const network = this.#network
     const torrent = withinNetwork(network, () => this.#client.add(parsed, addOptions))
     entry.torrent = torrent
@@ -446,6 +562,7 @@ export class WebTorrentEngine implements TorrentEngine {
         size: torrent.length,
         files: torrent.files.map((file) => ({ path: torrentFilePath(torrent.path, file.path), size: file.length })),
         torrentFile: torrent.torrentFile,
+        saved,
       })
     })
     torrent.on('ready', () => {
@@ -454,6 +571,16 @@ export class WebTorrentEngine implements TorrentEngine {
     })
     torrent.on('done', () => this.#emit(entry, { type: 'done', infoHash }))
     torrent.on('wire', () => this.#emit(entry, { type: 'peer', infoHash }))
+    // Idle (complete, no peers, no reader) for the grace: dormant (see #sleep).
+    if (this.#idleGraceMs > 0) {
+      torrent.on('ready', () => this.#checkIdle(entry, torrent))
+      torrent.on('done', () => this.#checkIdle(entry, torrent))
+      torrent.on('wire', (wire: EventEmitter) => {
+        this.#idle.delete(infoHash)
+        // webtorrent takes the wire out of `wires` right after its 'close'.
+        wire.once('close', () => setImmediate(() => this.#checkIdle(entry, torrent)))
+      })
+    }
     torrent.on('warning', (err: Error) => this.#log.debug({ err, infoHash }, 'torrent warning'))
     torrent.on('error', (err: Error) => {
       if (entry.torrent === torrent) entry.torrent = null
@@ -463,9 +590,13 @@ export class WebTorrentEngine implements TorrentEngine {
   }
 
   /** Stops the torrent; with `discardMap` (recheck, remove) its piece map is dropped rather than written and synced first. */
-  async #halt(entry: Entry, options: { discardMap?: boolean } = {}): Promise<void> {
+  async #halt(entry: Entry, options: { discardMap?: boolean; keepUploads?: boolean } = {}): Promise<void> {
+    this.#idle.delete(entry.input.infoHash)
+    this.#forgetDormant(entry)
     const torrent = entry.torrent
     entry.torrent = null
+    // A sleep or a network switch is not a new run for the task: its uploads so far keep counting.
+    entry.uploadedCarry = options.keepUploads ? entry.uploadedCarry + (torrent?.uploaded ?? 0) : 0
     if (!torrent || torrent.destroyed) return
     // Without piece maps, the in-memory bitfield lets a resume check a couple of pieces per file instead of all.
     if (!this.#pieceMaps && !options.discardMap && torrent.ready && torrent.bitfield) entry.bitfield = new Uint8Array(torrent.bitfield.buffer)
@@ -476,6 +607,112 @@ export class WebTorrentEngine implements TorrentEngine {
     )
     if (options.discardMap) await this.#pieceMaps?.forget(entry.input.infoHash)
     else await this.#pieceMaps?.stopped(entry.input.infoHash)
+  }
+
+  /** Arms the torrent's grace when it is idle now (complete, no wire, no reader), disarms it when not. */
+  #checkIdle(entry: Entry, torrent: Torrent): void {
+    if (entry.torrent !== torrent || torrent.destroyed) return
+    const infoHash = entry.input.infoHash
+    if (!this.#idleNow(entry, torrent)) this.#idle.delete(infoHash)
+    else if (!this.#idle.has(infoHash)) this.#idle.set(infoHash, (this.#options.dormancyTimers ?? realDueTimers).now() + this.#idleGraceMs)
+  }
+
+  #idleNow(entry: Entry, torrent: Torrent): boolean {
+    return this.#idleGraceMs > 0 && !entry.paused && torrent.ready && torrent.done && torrent.wires.length === 0 && entry.streams === 0
+      && (!this.#network || this.#network.isOpen())
+  }
+
+  /**
+   * The grace ran out: the webtorrent torrent is destroyed (files kept, its last map written) and
+   * only a record stays, announced by the engine's scheduler. Queued on the torrent's chain, so a
+   * pause, removal, recheck or wake asked meanwhile runs after it and sees the record.
+   */
+  #sleep(infoHash: string): void {
+    const entry = this.#entries.get(infoHash)
+    if (!entry || !entry.torrent) return
+    entry.sleeping = true
+    // An encrypted handshake names the torrent by this hash: found from now on, through the halt.
+    const hashHash = infoHashHashOf(infoHash)
+    this.#dormantByHashHash.set(hashHash, infoHash)
+    void this.#enqueue(entry, async () => {
+      try {
+        const torrent = entry.torrent
+        if (!torrent || torrent.destroyed || this.#closed || this.#replacing || !this.#idleNow(entry, torrent)) return
+        const root = torrent.path
+        const record = dormantRecordOf(torrent, root)
+        const shape = { pieces: torrent.pieces.length, files: torrent.files.map((file) => ({ path: file.path })) }
+        // No `stopped` to the trackers: the torrent goes on seeding, only without its webtorrent object.
+        const tracker = (torrent as unknown as { discovery?: { tracker?: { stop(): void } | null } | null }).discovery?.tracker
+        if (tracker) tracker.stop = () => {}
+        await this.#halt(entry, { keepUploads: true })
+        if (entry.paused || this.#closed || this.#replacing) return
+        if (!(await this.#pieceMaps!.complete(infoHash, shape, root))) {
+          // Its files changed under it (or its map could not be written): live again, and verified.
+          this.#log.info({ infoHash }, 'idle torrent\'s files do not match its verified-piece map; it stays live')
+          await this.#launch(infoHash, { live: true })
+          return
+        }
+        await this.#enterDormant(entry, record, { started: false })
+        this.#log.debug({ infoHash }, 'idle seeding torrent is dormant: only its metadata is kept')
+      } finally {
+        entry.sleeping = false
+        if (!entry.dormant) this.#dormantByHashHash.delete(hashHash)
+      }
+    })
+  }
+
+  /** A start whose map says complete: dormant at once, the task told as a live start would (metadata, ready, done). */
+  async #restoreDormant(entry: Entry, infoHash: string, parsed: ParsedTorrent, root: string): Promise<void> {
+    const torrentFile = entry.torrentFile
+    await this.#enterDormant(entry, dormantRecordOf(parsed as Parameters<typeof dormantRecordOf>[0], root), { started: true })
+    const record = entry.dormant!
+    if (torrentFile) this.#emit(entry, { type: 'metadata', infoHash, name: record.name, size: record.length, files: record.files.map((f) => ({ path: f.path, size: f.size })), torrentFile, saved: true })
+    this.#emit(entry, { type: 'ready', infoHash })
+    this.#emit(entry, { type: 'done', infoHash })
+  }
+
+  async #enterDormant(entry: Entry, record: DormantRecord, options: { started: boolean }): Promise<void> {
+    // The .torrent stays in memory only when the state dir has no copy to read back at the wake.
+    if (entry.torrentFile && await stat(this.#savedTorrentPath(record.infoHash)).then((s) => s.isFile(), () => false)) entry.torrentFile = undefined
+    entry.dormant = record
+    this.#dormantByHashHash.set(record.infoHashHash, record.infoHash)
+    this.#announcer.add({ infoHash: record.infoHash, announce: record.announce, private: record.private, uploaded: entry.uploadedCarry }, options)
+    this.#emit(entry, { type: 'dormant', infoHash: record.infoHash, dormant: true })
+  }
+
+  #forgetDormant(entry: Entry): void {
+    const record = entry.dormant
+    if (!record) return
+    entry.dormant = undefined
+    this.#dormantByHashHash.delete(record.infoHashHash)
+    this.#announcer.delete(record.infoHash)
+    this.#emit(entry, { type: 'dormant', infoHash: record.infoHash, dormant: false })
+  }
+
+  /** A peer's handshake (or a reader) for a torrent that is dormant or going so: wake it. Null: not ours. */
+  #wakeFor(infoHash: string): Promise<Torrent | null> | null {
+    const entry = this.#entries.get(infoHash)
+    if (!entry || entry.paused || this.#closed || (!entry.dormant && !entry.sleeping)) return null
+    return this.#wake(entry, infoHash)
+  }
+
+  /** One wake however many ask at once; resolves with the ready live torrent, or null (removed, paused, failed). Never rejects. */
+  #wake(entry: Entry, infoHash: string): Promise<Torrent | null> {
+    entry.waking ??= (async () => {
+      try {
+        await this.#enqueue(entry, () => this.#launch(infoHash, { live: true }))
+        return await this.#whenReady(infoHash)
+      } catch {
+        return null
+      } finally {
+        entry.waking = undefined
+      }
+    })()
+    return entry.waking
+  }
+
+  #savedTorrentPath(infoHash: string): string {
+    return join(this.#options.stateDir ?? '', defaults.torrentMetadataDirName, `${infoHash}.torrent`)
   }
 
   /**
@@ -593,7 +830,12 @@ export class WebTorrentEngine implements TorrentEngine {
     }
   }
 
-  async #whenReady(infoHash: string): Promise<Torrent> {
+  async #whenReady(infoHash: string, options: { wake?: boolean } = {}): Promise<Torrent> {
+    const sleeper = this.#entries.get(infoHash)
+    if (options.wake && sleeper && !sleeper.paused && (sleeper.dormant || sleeper.sleeping)) {
+      const woken = await this.#wake(sleeper, infoHash)
+      if (woken) return woken
+    }
     const torrent = this.#entries.get(infoHash)?.torrent
     if (torrent && torrent.ready && !torrent.destroyed) return torrent
     if (!this.#entries.has(infoHash) || this.#closed) throw new TorrentNotFoundError(`no active torrent ${infoHash}`)

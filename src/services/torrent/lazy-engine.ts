@@ -48,6 +48,7 @@ export function lazyEngine(create: () => TorrentEngine | Promise<TorrentEngine>)
       return engine.createReadStream(infoHash, fileIndex, range)
     },
     listening: async () => (await load()).listening(),
+    dormancy: () => engine?.dormancy?.() ?? { live: 0, dormant: 0, announces: 0 },
     close: async () => {
       // A load in flight finishes first, so the engine it makes is closed too.
       if (loading) await loading.then((ready) => ready.close(), () => undefined)

@@ -132,11 +132,16 @@ let hooksError: Error | undefined
 
 /** Where bittorrent-tracker sits for webtorrent (its `exports` hide lib/, so it is found on disk). */
 function udpTrackerUrl(): string {
+  return trackerModuleUrl(join('lib', 'client', 'udp-tracker.js'))
+}
+
+/** A module of the bittorrent-tracker copy webtorrent uses (the dormant announcer's one-shot client: dormant-announcer.ts). */
+export function trackerModuleUrl(file: string): string {
   const require = createRequire(import.meta.url)
   const webtorrentDir = dirname(require.resolve('webtorrent'))
   const discoveryDir = packageDir('torrent-discovery', join(webtorrentDir, 'index.js'))
   const trackerDir = packageDir('bittorrent-tracker', join(discoveryDir, 'index.js'))
-  return pathToFileURL(join(trackerDir, 'lib', 'client', 'udp-tracker.js')).href
+  return pathToFileURL(join(trackerDir, file)).href
 }
 
 function packageDir(name: string, fromFile: string): string {

@@ -166,6 +166,20 @@ export class PieceMaps {
     return {}
   }
 
+  /**
+   * Whether the map on disk names every piece and the files still match it: what a torrent needs
+   * to go (or be restored) dormant (dormancy.ts). Unlike startOptions it keeps nothing in memory.
+   */
+  async complete(infoHash: string, torrent: { pieces: number; files: { path: string }[] }, root: string): Promise<boolean> {
+    if (!infoHashPattern.test(infoHash)) return false
+    try {
+      const map = await this.load(infoHash)
+      return decideResume(map, torrent.pieces, await statFiles(storeFilePaths(root, torrent.files))).kind === 'complete'
+    } catch {
+      return false
+    }
+  }
+
   /** Records the torrent's verified pieces from now on (batched; see the top of this file). */
   track(torrent: Torrent, infoHash: string, root: string): void {
     const recorder: Recorder = { torrent, paths: null, pieces: 0, changed: false, timer: undefined, writing: Promise.resolve(), last: this.#matched.get(infoHash) }

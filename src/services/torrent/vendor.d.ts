@@ -64,6 +64,9 @@ declare module 'webtorrent' {
     bitfield?: BitField
     pieces: unknown[]
     announce: string[]
+    private?: boolean
+    /** Open peer connections. */
+    wires: unknown[]
     readonly downloaded: number
     uploaded: number
     received: number
@@ -82,6 +85,10 @@ declare module 'webtorrent' {
     static UTP_SUPPORT: boolean
     torrents: Torrent[]
     torrentPort: number
+    /** Hex. */
+    peerId: string
+    /** false when the DHT is off. */
+    dht: false | { announce(infoHash: string, port: number, cb: (err?: Error) => void): void }
     listening: boolean
     destroyed: boolean
     add(torrentId: unknown, opts?: AddOptions, ontorrent?: (torrent: Torrent) => void): Torrent
@@ -108,6 +115,7 @@ declare module 'parse-torrent' {
     files?: ParsedFile[]
     length?: number
     pieceLength?: number
+    pieces?: string[]
     private?: boolean
     [key: string]: unknown
   }

@@ -1,0 +1,235 @@
+import type { EventEmitter } from 'node:events'
+import { DueQueue, realDueTimers, type DueTimers } from './due-queue.js'
+import { jitteredIntervalMs } from './idle-timers.js'
+import { trackerModuleUrl } from './peer-network.js'
+
+// Announces for dormant torrents (docs/torrents.md, Dormant torrents). A dormant torrent has no
+// webtorrent object, so nothing of webtorrent's announces it; if nothing did, trackers would
+// forget it after their interval and DHT nodes after theirs, and no peer would ever come to wake
+// it. One scheduler for the whole engine keeps them announced: a due time per torrent in one
+// DueQueue (one timer for the earliest), the first announce spread at random over
+// `firstSpreadMs` (a restart restores hundreds at once), each next one after the interval the
+// trackers asked for, shortened by up to `jitter` like the live torrents' (idle-timers.ts), so they
+// drift apart. Each announce is one-shot: a bittorrent-tracker client made for it and destroyed
+// after it (no interval of its own), plus a DHT announce when the DHT is on.
+
+export interface DormantTarget {
+  infoHash: string
+  announce: readonly string[]
+  /** Private torrents are never announced on the DHT. */
+  private: boolean
+  /** Uploaded bytes reported to trackers (this engine run's, as a live torrent does). */
+  uploaded: number
+}
+
+export interface AnnounceResult {
+  /** How many trackers answered (0 with trackers: try again sooner). */
+  answered: number
+  trackers: number
+  /** The shortest interval a tracker asked for. */
+  intervalMs?: number
+}
+
+/** One announce of one torrent, to all its trackers (and the DHT). */
+export type AnnounceOnce = (target: DormantTarget, event: 'started' | 'update') => Promise<AnnounceResult>
+
+export interface DormantAnnouncerOptions {
+  announceOnce: AnnounceOnce
+  /** The first announce of a torrent that just went (or was restored) dormant: at a random time within this. */
+  firstSpreadMs: number
+  /** When no tracker says (DHT only, or a tracker without an interval). */
+  defaultIntervalMs: number
+  jitter: number
+  /** A torrent none of whose trackers answered is tried again after this, doubling up to retryMaxMs. */
+  retryMinMs: number
+  retryMaxMs: number
+  /** Announces in flight at once; due ones wait for a slot. */
+  maxInFlight?: number
+  timers?: DueTimers
+  random?: () => number
+  onError?: (err: unknown, infoHash: string) => void
+}
+
+interface Scheduled {
+  target: DormantTarget
+  started: boolean
+  failures: number
+}
+
+export class DormantAnnouncer {
+  readonly #options: DormantAnnouncerOptions
+  readonly #random: () => number
+  readonly #timers: DueTimers
+  readonly #scheduled = new Map<string, Scheduled>()
+  readonly #queue: DueQueue<string>
+  /** Due but waiting for a slot, oldest first. */
+  readonly #waiting: string[] = []
+  readonly #inFlight = new Set<string>()
+  #announced = 0
+
+  constructor(options: DormantAnnouncerOptions) {
+    this.#options = options
+    this.#random = options.random ?? Math.random
+    this.#timers = options.timers ?? realDueTimers
+    this.#queue = new DueQueue({ timers: this.#timers, onDue: (keys) => this.#due(keys) })
+  }
+
+  get size(): number {
+    return this.#scheduled.size
+  }
+
+  /** Announces sent so far (status). */
+  get announced(): number {
+    return this.#announced
+  }
+
+  /** When the torrent's next announce is due (tests, status). */
+  dueAt(infoHash: string): number | undefined {
+    return this.#queue.dueAt(infoHash)
+  }
+
+  /** Keeps a dormant torrent announced; `started` for one restored at start (trackers may not know it). */
+  add(target: DormantTarget, options: { started?: boolean } = {}): void {
+    this.#scheduled.set(target.infoHash, { target, started: options.started ?? false, failures: 0 })
+    this.#queue.set(target.infoHash, this.#timers.now() + Math.floor(this.#random() * this.#options.firstSpreadMs))
+  }
+
+  /** The torrent woke (or is gone): its live torrent announces for itself from now on. */
+  delete(infoHash: string): void {
+    this.#scheduled.delete(infoHash)
+    this.#queue.delete(infoHash)
+    const waiting = this.#waiting.indexOf(infoHash)
+    if (waiting >= 0) this.#waiting.splice(waiting, 1)
+  }
+
+  close(): void {
+    this.#scheduled.clear()
+    this.#waiting.length = 0
+    this.#queue.close()
+  }
+
+  #due(keys: string[]): void {
+    this.#waiting.push(...keys)
+    this.#drain()
+  }
+
+  #drain(): void {
+    const max = this.#options.maxInFlight ?? 8
+    while (this.#inFlight.size < max && this.#waiting.length > 0) {
+      const infoHash = this.#waiting.shift()!
+      const scheduled = this.#scheduled.get(infoHash)
+      if (scheduled) void this.#announce(infoHash, scheduled)
+    }
+  }
+
+  async #announce(infoHash: string, scheduled: Scheduled): Promise<void> {
+    this.#inFlight.add(infoHash)
+    let result: AnnounceResult | undefined
+    try {
+      result = await this.#options.announceOnce(scheduled.target, scheduled.started ? 'started' : 'update')
+      this.#announced++
+    } catch (err) {
+      this.#options.onError?.(err, infoHash)
+    } finally {
+      this.#inFlight.delete(infoHash)
+    }
+    // Woken or removed meanwhile: its live torrent (or nothing) announces now.
+    if (this.#scheduled.get(infoHash) === scheduled) {
+      const failed = !result || (result.trackers > 0 && result.answered === 0)
+      let next: number
+      if (failed) {
+        next = Math.min(this.#options.retryMinMs * 2 ** scheduled.failures, this.#options.retryMaxMs)
+        scheduled.failures++
+      } else {
+        scheduled.failures = 0
+        scheduled.started = false
+        next = jitteredIntervalMs(result!.intervalMs ?? this.#options.defaultIntervalMs, this.#options.jitter, this.#random)
+      }
+      this.#queue.set(infoHash, this.#timers.now() + next)
+    }
+    this.#drain()
+  }
+}
+
+interface OneShotTracker {
+  announceUrl: string
+  setInterval(ms?: number): void
+}
+
+interface OneShotClient extends EventEmitter {
+  _trackers: OneShotTracker[]
+  start(opts?: Record<string, unknown>): void
+  update(opts?: Record<string, unknown>): void
+  destroy(cb?: () => void): void
+}
+
+type TrackerClientClass = new (opts: Record<string, unknown>) => OneShotClient
+
+let trackerClientClass: Promise<TrackerClientClass> | undefined
+
+export interface TrackerAnnounceOptions {
+  /** The webtorrent client's peer id (hex) and port: the peer that will answer when woken. */
+  peerId: () => string
+  port: () => number
+  /** The same proxy options the live torrents' trackers get (the VPN's dispatcher, engine.ts). */
+  proxyOpts: () => Record<string | symbol, unknown>
+  /** The client's DHT when it has one. */
+  dht: () => { announce(infoHash: string, port: number, cb: (err?: Error) => void): void } | undefined
+  /** Gives up on trackers that have not answered by then. */
+  timeoutMs: number
+}
+
+/** The real AnnounceOnce: bittorrent-tracker's client (the copy webtorrent uses), made for one announce. */
+export function trackerAnnounceOnce(options: TrackerAnnounceOptions): AnnounceOnce {
+  return async (target, event) => {
+    const dht = target.private ? undefined : options.dht()
+    const port = options.port()
+    if (dht) dht.announce(target.infoHash, port, () => {})
+    if (target.announce.length === 0) return { answered: 0, trackers: 0 }
+    const Client = await (trackerClientClass ??= import(trackerModuleUrl('client.js')).then((m: { default: TrackerClientClass }) => m.default))
+    const client = new Client({
+      infoHash: target.infoHash,
+      peerId: options.peerId(),
+      announce: [...target.announce],
+      port,
+      wrtc: false,
+      proxyOpts: options.proxyOpts(),
+      getAnnounceOpts: () => ({ uploaded: target.uploaded, downloaded: 0, left: 0 }),
+    })
+    const trackers = client._trackers.length
+    const intervals: number[] = []
+    // The one-shot client arms no re-announce timer: a tracker's interval is only noted here.
+    for (const tracker of client._trackers) tracker.setInterval = (ms?: number) => { if (ms) intervals.push(ms) }
+    const answeredBy = new Set<string>()
+    let warnings = 0
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, options.timeoutMs)
+      timer.unref()
+      const check = () => {
+        if (answeredBy.size + warnings >= trackers) {
+          clearTimeout(timer)
+          resolve()
+        }
+      }
+      client.on('update', (data: { announce?: string }) => {
+        if (data.announce) answeredBy.add(data.announce)
+        check()
+      })
+      client.on('warning', () => {
+        warnings++
+        check()
+      })
+      client.on('error', () => {
+        warnings++
+        check()
+      })
+      // Peers the tracker returns are not dialled: a dormant torrent waits to be connected to.
+      client.on('peer', () => {})
+      if (trackers === 0) resolve()
+      else if (event === 'started') client.start()
+      else client.update()
+    })
+    client.destroy()
+    return { answered: answeredBy.size, trackers, intervalMs: intervals.length > 0 ? Math.min(...intervals) : undefined }
+  }
+}

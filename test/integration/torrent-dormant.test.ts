@@ -1,0 +1,231 @@
+import { mkdir, mkdtemp, open, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { silentLogger } from '../../src/log.js'
+import { WebTorrentEngine, type TorrentEngineEvent, type TorrentEngineOptions } from '../../src/services/torrent/engine.js'
+import { startAria2, type Aria2Peer } from '../helpers/aria2.js'
+import { startOpentracker, until, type OpenTracker } from '../helpers/opentracker.js'
+import { makeTorrent, sha256, writeTorrentFiles, type FixtureTorrent } from '../helpers/torrent-fixtures.js'
+import { seedsTorrent } from '../helpers/bt-probe.js'
+import type { DueTimers } from '../../src/services/torrent/due-queue.js'
+import { randomBytes } from 'node:crypto'
+
+// Dormant torrents (docs/torrents.md): a complete seeding torrent without peers gives up its
+// webtorrent object after the idle grace, keeps being announced by the engine's scheduler, and
+// a peer's handshake wakes it. Real parts: opentracker, aria2c as the independent peer, real
+// files. The grace and the first-announce spread are shortened through the engine's options.
+
+const offline: Omit<TorrentEngineOptions, 'downloadDir' | 'logger'> = { dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false }
+const pieceLength = 64 * 1024
+const files = [
+  { path: 'episode.mkv', data: randomBytes(9 * pieceLength + 1234) },
+  { path: 'extras/notes.txt', data: randomBytes(3 * pieceLength) },
+]
+
+const dirs: string[] = []
+const engines: WebTorrentEngine[] = []
+const peers: Aria2Peer[] = []
+const trackers: OpenTracker[] = []
+
+afterEach(async () => {
+  for (const peer of peers.splice(0)) await peer.stop()
+  for (const engine of engines.splice(0)) await engine.close()
+})
+afterAll(async () => {
+  for (const tracker of trackers.splice(0)) await tracker.stop()
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+})
+
+interface Started {
+  engine: WebTorrentEngine
+  events: TorrentEngineEvent[]
+}
+
+function startEngine(options: { data: string; state: string; announce?: string[]; graceMs?: number; timers?: DueTimers }, torrent: FixtureTorrent): Started {
+  const engine = new WebTorrentEngine({
+    ...offline,
+    downloadDir: options.data,
+    stateDir: options.state,
+    logger: silentLogger(),
+    announce: options.announce,
+    idleGraceMs: options.graceMs ?? 300,
+    dormantFirstAnnounceSpreadMs: 0,
+    dormancyTimers: options.timers,
+  })
+  engines.push(engine)
+  const events: TorrentEngineEvent[] = []
+  engine.start({ infoHash: torrent.infoHash, torrentFile: torrent.torrentFile }, (event) => events.push(event))
+  return { engine, events }
+}
+
+async function download(torrent: FixtureTorrent, root: string, name: string, args: string[] = []): Promise<void> {
+  const torrentPath = join(root, `${name}.torrent`)
+  await writeFile(torrentPath, torrent.torrentFile)
+  const target = join(root, name)
+  const peer = await startAria2({ torrentPath, dir: target, mode: 'download', args })
+  peers.push(peer)
+  await peer.exited
+  for (const file of files) expect(sha256(await readFile(join(target, torrent.name, file.path)))).toBe(sha256(file.data))
+}
+
+async function setup(prefix: string) {
+  const root = await mkdtemp(join(tmpdir(), prefix))
+  dirs.push(root)
+  const data = join(root, 'data')
+  const state = join(root, 'state')
+  const tracker = await startOpentracker()
+  trackers.push(tracker)
+  const torrent = makeTorrent({ name: 'Show', files, pieceLength, announce: [tracker.announceUrl] })
+  await tracker.allow([torrent.infoHash])
+  await writeTorrentFiles(data, torrent)
+  // As the tasks store keeps it: the engine reads a dormant torrent's metadata back from here.
+  await mkdir(join(state, 'torrents'), { recursive: true })
+  await writeFile(join(state, 'torrents', `${torrent.infoHash}.torrent`), torrent.torrentFile)
+  return { root, data, state, tracker, torrent }
+}
+
+describe('dormant torrents', () => {
+  it('goes dormant without peers, is woken by an independent peer\'s handshake and seeds it all, and a restart restores it dormant, announced to a tracker that never saw it live', async () => {
+    const { root, data, state, tracker, torrent } = await setup('ma-torrent-dormant-')
+    const one = startEngine({ data, state }, torrent)
+    await until(async () => one.engine.dormancy().dormant === 1, 20_000, 'the idle torrent to go dormant')
+    expect(one.engine.dormancy().live).toBe(0)
+    // What the task reports does not change: complete, seeding, no peers.
+    expect(one.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1, size: torrent.size, downloaded: torrent.size, peers: 0 })
+    expect(one.events.filter((e) => e.type === 'dormant')).toEqual([{ type: 'dormant', infoHash: torrent.infoHash, dormant: true }])
+
+    // aria2c learns the agent from the tracker and connects: the handshake wakes the torrent.
+    await tracker.waitForSeeders(torrent.infoHash, 1)
+    await download(torrent, root, 'first')
+    expect(one.events.some((e) => e.type === 'dormant' && !e.dormant)).toBe(true)
+    expect(one.engine.stats(torrent.infoHash)!.uploaded).toBeGreaterThanOrEqual(torrent.size)
+    // Its peer gone, it sleeps again; what it uploaded still counts.
+    await until(async () => one.engine.dormancy().dormant === 1, 20_000, 'the torrent to go dormant again')
+    expect(one.engine.stats(torrent.infoHash)!.uploaded).toBeGreaterThanOrEqual(torrent.size)
+    await one.engine.close()
+
+    // A restart against a tracker that has never heard of this torrent: it comes back dormant
+    // (no webtorrent object), and only the engine's scheduler can announce it there.
+    const fresh = await startOpentracker([torrent.infoHash])
+    trackers.push(fresh)
+    const two = startEngine({ data, state, announce: [fresh.announceUrl] }, torrent)
+    await until(async () => two.events.some((e) => e.type === 'done'), 10_000, 'the restored torrent to be done')
+    expect(two.engine.dormancy()).toMatchObject({ live: 0, dormant: 1 })
+    expect(two.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1, peers: 0 })
+    await fresh.waitForSeeders(torrent.infoHash, 1)
+    // This peer insists on an encrypted handshake, which names the torrent only by a hash of its info hash.
+    const viaFresh = makeTorrent({ name: 'Show', files, pieceLength, announce: [fresh.announceUrl] })
+    expect(viaFresh.infoHash).toBe(torrent.infoHash)
+    await download(viaFresh, root, 'second', ['--bt-require-crypto=true', '--bt-min-crypto-level=arc4'])
+  }, 120_000)
+
+  it('restores a torrent whose map matches straight to dormant without reading its data, and a reader wakes it', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ma-torrent-dormant-restore-'))
+    dirs.push(root)
+    const data = join(root, 'data')
+    const state = join(root, 'state')
+    const torrent = makeTorrent({ name: 'Quiet', files, pieceLength })
+    await writeTorrentFiles(data, torrent)
+    const path = join(data, torrent.name, files[0]!.path)
+    const mtime = 1_700_000_000
+    for (const file of files) await utimes(join(data, torrent.name, file.path), mtime, mtime)
+    await mkdir(join(state, 'torrents'), { recursive: true })
+    await writeFile(join(state, 'torrents', `${torrent.infoHash}.torrent`), torrent.torrentFile)
+    const one = startEngine({ data, state, announce: [], graceMs: 60_000 }, torrent)
+    await until(async () => one.events.some((e) => e.type === 'ready'), 10_000, 'first verification')
+    expect(one.engine.dormancy()).toMatchObject({ live: 1, dormant: 0 })
+    await one.engine.close()
+
+    // A byte changes behind the engine's back with the mtime put back: a start that hashed would
+    // find the piece bad; a restored dormant torrent has read nothing and still says complete.
+    const handle = await open(path, 'r+')
+    await handle.write(Buffer.from([0x55 ^ files[0]!.data[5]!]), 0, 1, 5)
+    await handle.close()
+    await utimes(path, mtime, mtime)
+    const two = startEngine({ data, state, announce: [], graceMs: 60_000 }, torrent)
+    await until(async () => two.events.some((e) => e.type === 'done'), 10_000, 'the restored torrent')
+    expect(two.engine.dormancy()).toMatchObject({ live: 0, dormant: 1 })
+    expect(two.events.map((e) => e.type)).toEqual(['dormant', 'metadata', 'ready', 'done'])
+    expect(two.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1 })
+
+    // A stream of the second file wakes it (live again, from the map: nothing hashed).
+    const chunks: Buffer[] = []
+    for await (const chunk of two.engine.createReadStream(torrent.infoHash, 1)) chunks.push(chunk as Buffer)
+    expect(sha256(Buffer.concat(chunks))).toBe(sha256(files[1]!.data))
+    expect(two.engine.dormancy()).toMatchObject({ live: 1, dormant: 0 })
+    expect(two.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1 })
+  }, 60_000)
+
+  describe('races', () => {
+    const pieces = Math.ceil(files.reduce((sum, f) => sum + f.data.length, 0) / pieceLength)
+
+    async function quietTorrent(prefix: string) {
+      const root = await mkdtemp(join(tmpdir(), prefix))
+      dirs.push(root)
+      const data = join(root, 'data')
+      const state = join(root, 'state')
+      const torrent = makeTorrent({ name: 'Race', files, pieceLength })
+      await writeTorrentFiles(data, torrent)
+      await mkdir(join(state, 'torrents'), { recursive: true })
+      await writeFile(join(state, 'torrents', `${torrent.infoHash}.torrent`), torrent.torrentFile)
+      return { data, state, torrent }
+    }
+
+    it('answers two handshakes that arrive at once with one wake, and every piece to both', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-two-')
+      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
+      const { port } = await engine.listening()
+      const answers = await Promise.all([seedsTorrent(port, torrent.infoHash, pieces, 10_000), seedsTorrent(port, torrent.infoHash, pieces, 10_000)])
+      expect(answers).toEqual([true, true])
+      expect(events.filter((e) => e.type === 'dormant' && !e.dormant)).toHaveLength(1)
+    }, 60_000)
+
+    it('refuses the peer of a wake that a removal overtakes, and keeps nothing of the torrent', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-remove-')
+      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
+      const { port } = await engine.listening()
+      let removal: Promise<void> | undefined
+      // The wake has begun (the record is gone, the webtorrent torrent about to be made): remove now.
+      engine.start({ infoHash: torrent.infoHash }, (event) => {
+        if (event.type === 'dormant' && !event.dormant && !removal) removal = engine.remove(torrent.infoHash, { deleteFiles: false })
+      })
+      const answered = await seedsTorrent(port, torrent.infoHash, pieces, 10_000)
+      await removal
+      expect(removal).toBeDefined()
+      expect(answered).toBe(false)
+      expect(engine.dormancy()).toMatchObject({ live: 0, dormant: 0 })
+      expect(engine.stats(torrent.infoHash)).toBeUndefined()
+      expect(events.some((e) => e.type === 'dormant' && !e.dormant)).toBe(true)
+      // The files stay (deleteFiles: false); the map goes with the torrent.
+      expect(sha256(await readFile(join(data, torrent.name, files[0]!.path)))).toBe(sha256(files[0]!.data))
+    }, 60_000)
+
+    it('answers a handshake that arrives just as the torrent goes dormant, whichever side of the sleep it lands on', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-sleep-')
+      // The grace's timer fires when the test says so: the handshake is sent right after.
+      const pending: (() => void)[] = []
+      const timers: DueTimers = {
+        now: () => Date.now(),
+        setTimeout: (fn) => { pending.push(fn); return fn },
+        clearTimeout: (handle) => { const i = pending.indexOf(handle as () => void); if (i >= 0) pending.splice(i, 1) },
+      }
+      const { engine } = startEngine({ data, state, announce: [], graceMs: 1, timers }, torrent)
+      const { port } = await engine.listening()
+      for (const lagMs of [0, 0, 2, 5, 10, 25]) {
+        await until(async () => engine.dormancy().live === 1 && pending.length > 0, 20_000, 'an idle live torrent')
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        for (const fire of pending.splice(0)) fire()
+        if (lagMs > 0) await new Promise((resolve) => setTimeout(resolve, lagMs))
+        expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000), `handshake ${lagMs} ms after the grace ran out`).toBe(true)
+        // Its peer gone, it is idle again: wait for the torrent to be live and idle for the next round.
+        await until(async () => engine.dormancy().live === 1 || engine.dormancy().dormant === 1, 10_000, 'settled')
+        if (engine.dormancy().dormant === 1) {
+          expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(true)
+        }
+      }
+    }, 120_000)
+  })
+})

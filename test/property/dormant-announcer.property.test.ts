@@ -1,0 +1,184 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { DueQueue, type DueTimers } from '../../src/services/torrent/due-queue.js'
+import { DormantAnnouncer, type AnnounceResult, type DormantTarget } from '../../src/services/torrent/dormant-announcer.js'
+
+// The engine-wide schedule of dormant torrents (docs/torrents.md, Dormant torrents): one timer
+// for all of them, never one per torrent; the first announces of torrents that went dormant
+// together spread over the first-announce window; each next one within the tracker's interval
+// (shortened by the jitter, never longer); a torrent woken or removed is never announced again.
+
+/** A clock whose timeouts run only when the test advances it; counts how many are armed at once. */
+class FakeClock implements DueTimers {
+  current = 0
+  readonly timeouts = new Map<number, { fn: () => void; at: number }>()
+  maxArmed = 0
+  #id = 0
+  now() {
+    return this.current
+  }
+  setTimeout(fn: () => void, ms: number) {
+    const id = ++this.#id
+    this.timeouts.set(id, { fn, at: this.current + ms })
+    this.maxArmed = Math.max(this.maxArmed, this.timeouts.size)
+    return id
+  }
+  clearTimeout(handle: unknown) {
+    this.timeouts.delete(handle as number)
+  }
+  /** Runs every timeout due by `until`, in order, moving the clock to each. */
+  async advanceTo(until: number) {
+    for (;;) {
+      const next = [...this.timeouts.entries()].sort((a, b) => a[1].at - b[1].at)[0]
+      if (!next || next[1].at > until) break
+      this.timeouts.delete(next[0])
+      this.current = Math.max(this.current, next[1].at)
+      next[1].fn()
+      // Let announces (promises) settle before the next timer.
+      for (let i = 0; i < 5; i++) await Promise.resolve()
+    }
+    this.current = until
+  }
+}
+
+const target = (i: number): DormantTarget => ({ infoHash: i.toString(16).padStart(40, '0'), announce: ['http://tracker.invalid/announce'], private: false, uploaded: 0 })
+
+describe('DueQueue', () => {
+  it('hands each key on once, not before its due time, with never more than one timer armed', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.record({ key: fc.integer({ min: 0, max: 30 }), at: fc.integer({ min: 0, max: 10_000 }), drop: fc.boolean() }), { maxLength: 60 }),
+      async (ops) => {
+        const clock = new FakeClock()
+        const fired: { key: number; at: number }[] = []
+        const queue = new DueQueue<number>({ timers: clock, onDue: (keys) => { for (const key of keys) fired.push({ key, at: clock.now() }) } })
+        const expected = new Map<number, number>()
+        for (const op of ops) {
+          if (op.drop) {
+            queue.delete(op.key)
+            expected.delete(op.key)
+          } else {
+            queue.set(op.key, op.at)
+            expected.set(op.key, op.at)
+          }
+        }
+        await clock.advanceTo(20_000)
+        expect(clock.maxArmed).toBeLessThanOrEqual(1)
+        expect(fired.map((f) => f.key).sort((a, b) => a - b)).toEqual([...expected.keys()].sort((a, b) => a - b))
+        for (const { key, at } of fired) expect(at).toBeGreaterThanOrEqual(expected.get(key)!)
+        // Nothing left, nothing armed: an empty queue wakes nothing.
+        expect(queue.size).toBe(0)
+        expect(clock.timeouts.size).toBe(0)
+      },
+    ))
+  })
+})
+
+describe('DormantAnnouncer', () => {
+  it('spreads the first announces over the window and each next one within the tracker interval, with one timer for all', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 200 }),
+      fc.integer({ min: 1_000, max: 120_000 }),
+      fc.integer({ min: 60_000, max: 3_600_000 }),
+      fc.double({ min: 0, max: 0.5, noNaN: true }),
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      async (count, spreadMs, intervalMs, jitter, seed) => {
+        const clock = new FakeClock()
+        let state = seed
+        const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+        const announces = new Map<string, number[]>()
+        const announcer = new DormantAnnouncer({
+          timers: clock, random, firstSpreadMs: spreadMs, defaultIntervalMs: 1_800_000, jitter, retryMinMs: 2_000, retryMaxMs: 300_000,
+          announceOnce: async (t): Promise<AnnounceResult> => {
+            announces.set(t.infoHash, [...(announces.get(t.infoHash) ?? []), clock.now()])
+            return { answered: 1, trackers: 1, intervalMs }
+          },
+          maxInFlight: 1_000,
+        })
+        for (let i = 0; i < count; i++) announcer.add(target(i))
+        await clock.advanceTo(spreadMs + 2 * intervalMs + 1)
+        expect(clock.maxArmed).toBe(1)
+        const firsts = [...announces.values()].map((times) => times[0]!)
+        expect(firsts).toHaveLength(count)
+        for (const first of firsts) expect(first).toBeLessThan(spreadMs)
+        for (const times of announces.values()) {
+          for (let i = 1; i < times.length; i++) {
+            const gap = times[i]! - times[i - 1]!
+            expect(gap).toBeLessThanOrEqual(intervalMs)
+            expect(gap).toBeGreaterThanOrEqual(Math.floor(intervalMs * (1 - Math.min(jitter, 0.5))))
+          }
+          expect(times.length).toBeGreaterThanOrEqual(2)
+        }
+        // Spread, not a burst: with many torrents no single millisecond holds more than a handful.
+        if (count >= 50 && spreadMs >= 10_000) {
+          const perInstant = new Map<number, number>()
+          for (const first of firsts) perInstant.set(first, (perInstant.get(first) ?? 0) + 1)
+          expect(Math.max(...perInstant.values())).toBeLessThan(count / 4)
+        }
+      },
+    ), { numRuns: 40 })
+  })
+
+  it('never announces a torrent again once it is woken, even with its announce in flight, and keeps the in-flight limit', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 2, max: 40 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.array(fc.integer({ min: 0, max: 39 }), { maxLength: 20 }),
+      async (count, maxInFlight, woken) => {
+        const clock = new FakeClock()
+        let inFlight = 0
+        let maxSeen = 0
+        const release: (() => void)[] = []
+        const after = new Map<string, number>()
+        const deleted = new Set<string>()
+        const announcer = new DormantAnnouncer({
+          timers: clock, firstSpreadMs: 0, defaultIntervalMs: 60_000, jitter: 0.1, retryMinMs: 2_000, retryMaxMs: 300_000, maxInFlight,
+          announceOnce: async (t) => {
+            if (deleted.has(t.infoHash)) after.set(t.infoHash, (after.get(t.infoHash) ?? 0) + 1)
+            inFlight++
+            maxSeen = Math.max(maxSeen, inFlight)
+            await new Promise<void>((resolve) => release.push(resolve))
+            inFlight--
+            return { answered: 1, trackers: 1 }
+          },
+        })
+        for (let i = 0; i < count; i++) announcer.add(target(i))
+        await clock.advanceTo(1)
+        // Some wake while their first announce is in flight or still waiting for a slot.
+        for (const i of woken) {
+          if (i >= count) continue
+          announcer.delete(target(i).infoHash)
+          deleted.add(target(i).infoHash)
+        }
+        for (let round = 0; round < 200 && (release.length > 0 || clock.timeouts.size > 0); round++) {
+          for (const done of release.splice(0)) done()
+          for (let i = 0; i < 5; i++) await Promise.resolve()
+          await clock.advanceTo(clock.now() + 70_000)
+        }
+        expect(maxSeen).toBeLessThanOrEqual(maxInFlight)
+        expect([...after.keys()]).toEqual([])
+        expect(announcer.size).toBe(count - deleted.size)
+        // Nothing stays scheduled for a woken torrent (no timer kept for it).
+        for (const infoHash of deleted) expect(announcer.dueAt(infoHash)).toBeUndefined()
+        announcer.close()
+        expect(clock.timeouts.size).toBe(0)
+      },
+    ), { numRuns: 40 })
+  })
+
+  it('asks again sooner when no tracker answered, doubling up to the maximum, then keeps the tracker interval', async () => {
+    const clock = new FakeClock()
+    const times: number[] = []
+    let failures = 4
+    const announcer = new DormantAnnouncer({
+      timers: clock, firstSpreadMs: 0, defaultIntervalMs: 1_800_000, jitter: 0, retryMinMs: 2_000, retryMaxMs: 10_000, random: () => 0,
+      announceOnce: async () => {
+        times.push(clock.now())
+        return failures-- > 0 ? { answered: 0, trackers: 1 } : { answered: 1, trackers: 1, intervalMs: 900_000 }
+      },
+    })
+    announcer.add(target(1), { started: true })
+    await clock.advanceTo(2_000_000)
+    const gaps = times.slice(1).map((t, i) => t - times[i]!)
+    expect(gaps.slice(0, 5)).toEqual([2_000, 4_000, 8_000, 10_000, 900_000])
+  })
+})
