@@ -30,6 +30,16 @@ export interface HlsArgsInput {
   segmentSeconds?: number
   /** Keyframe spacing inside a seek-run's wanted segment (default hlsSeekKeyframeSeconds; >= segmentSeconds: none extra). */
   seekKeyframeSeconds?: number
+  /**
+   * The encoder's reorder delay in frames: how far before the first frame's time its first packet's
+   * decode time lies (libx264 superfast: 2, its B-pyramid). Measured once per encoder
+   * (encoder-delay.ts); a seek-run needs it to land on the timeline of a run from 0 (runFromZeroShiftSeconds()).
+   */
+  encoderDelayFrames?: number
+  /** Output frame rate (the source's), to turn the delay in frames into seconds. */
+  frameRate?: number
+  /** Sample rate of the audio track, for the AAC encoder's priming (1024 samples). */
+  audioSampleRate?: number
 }
 
 export interface HlsArgs {
@@ -64,9 +74,10 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   if (isUrlSource(input.source)) {
     args.push('-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '5', '-rw_timeout', String(urlSourceRwTimeoutUs))
   }
-  // Input seek (-ss before -i); -copyts keeps a seek-restart on the timeline of a run from 0, so
-  // the absolute forced keyframe times below cut at the same boundaries (verified with ffmpeg 5.1:
-  // uniform 2 s segments, identical init.mp4).
+  // Input seek (-ss before -i); -copyts keeps the source's timestamps through the encoder, so the
+  // absolute forced keyframe times below cut at the same boundaries as a run from 0 (verified with
+  // ffmpeg 5.1: uniform 2 s segments, identical init.mp4). The muxer's timeline is set below
+  // (-output_ts_offset): -copyts alone does not reach the segments.
   if (startSeconds > 0) args.push('-ss', formatSeconds(startSeconds))
   args.push('-i', input.source)
   // -start_at_zero: the timeline of a run from 0 (which subtracts the source's start time), so
@@ -101,6 +112,16 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
 
   if (input.hasAudio) args.push('-c:a', 'aac', '-b:a', '160k', '-ac', '2')
 
+  // The timeline (docs/hls.md "One timeline for every run"). The mp4 muxer inside the hls muxer
+  // (use_editlist=0) shifts a run's first decode time to 0 (avoid_negative_ts make_zero). A run from
+  // 0 starts at minus the encoder's reorder delay (or the AAC priming), so its segments end up
+  // shifted by that delay: seg-N's first decode time is exactly 2N s. A seek-run's first decode time
+  // is 2N s minus the same delay; make_zero would move it to 0 (seg-N's tfdt 0, a timeline jump
+  // back by the seek position). So a seek-run keeps its timestamps (make_non_negative: they are
+  // positive) and is shifted by what the run from 0 was shifted by.
+  const shiftSeconds = startSeconds > 0 ? runFromZeroShiftSeconds(input) : 0
+  if (startSeconds > 0 && shiftSeconds > 0) args.push('-output_ts_offset', shiftSeconds.toFixed(6))
+
   // Uniform 2 s segments, no -hls_init_time (contract 4.3.1). -hls_time below the segment length
   // makes the muxer cut at each boundary keyframe and nowhere else (hlsTimeSeconds()).
   args.push(
@@ -116,7 +137,7 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
     '-hls_flags', 'temp_file+independent_segments',
     // Identical init.mp4 and segment headers across runs (no edit list, no sidx, discontinuous
     // fragments allowed), so a seek-restart's output splices into the cache.
-    '-hls_segment_options', 'movflags=+frag_discont+skip_sidx:use_editlist=0',
+    '-hls_segment_options', `movflags=+frag_discont+skip_sidx:use_editlist=0${startSeconds > 0 ? ':avoid_negative_ts=make_non_negative' : ''}`,
     `${input.outputDir}/ffmpeg.m3u8`,
   )
 
@@ -135,6 +156,29 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   }
 }
 
+/** AAC encoder priming: ffmpeg's aac encoder starts every stream 1024 samples early. */
+const aacPrimingSamples = 1024
+
+/**
+ * What the mp4 muxer shifts a run from 0 by (make_zero moves its first decode time to 0): minus
+ * the earliest first decode time of its streams, the video's `-delay frames` or the audio's
+ * `-1024 samples`, whichever is earlier (it is the first packet the muxer sees).
+ */
+export function runFromZeroShiftSeconds(input: Pick<HlsArgsInput, 'encoderDelayFrames' | 'frameRate' | 'audioSampleRate' | 'hasAudio'>): number {
+  const video = input.encoderDelayFrames && input.frameRate && input.frameRate > 0 ? input.encoderDelayFrames / input.frameRate : 0
+  const audio = input.hasAudio ? aacPrimingSamples / (input.audioSampleRate && input.audioSampleRate > 0 ? input.audioSampleRate : 48_000) : 0
+  return Math.max(video, audio)
+}
+
+/**
+ * The encoder-delay probe (encoder-delay.ts): `frames` frames through the encoder with exactly a
+ * session's options, to `framecrc` (one line per packet: dts and pts in frames). One frame is not
+ * enough: libx264 reports no delay until it has frames to reorder.
+ */
+export function buildEncoderDelayProbeArgs(encoder: HlsEncoder, height = 360, frames = 12): string[] {
+  return testEncodeArgs(encoder, height, frames, ['-f', 'framecrc', '-'], 'error')
+}
+
 /**
  * The one-frame test encode of hardware detection (issue 12, docs/encoders.md): the encoder with
  * exactly the options, filter chain and rate arguments an HLS session gives it, on a synthetic
@@ -144,15 +188,19 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
  * and the VAAPI driver line (`VAAPI driver: ...`, logged at verbose).
  */
 export function buildTestEncodeArgs(encoder: HlsEncoder, height: number): string[] {
+  return testEncodeArgs(encoder, height, 1, ['-f', 'null', '-'], 'level+verbose')
+}
+
+function testEncodeArgs(encoder: HlsEncoder, height: number, frames: number, output: string[], loglevel: string): string[] {
   const profile = encoderProfile(encoder)
   const rung = qualityLadder.find((candidate) => candidate.maxHeight >= height) ?? qualityLadder[qualityLadder.length - 1]!
   const width = Math.round((height * 16) / 9 / 2) * 2
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'level+verbose']
+  const args = ['-hide_banner', '-nostdin', '-loglevel', loglevel]
   if (encoder === 'h264_vaapi') args.push('-vaapi_device', vaapiDevice)
-  args.push('-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=25`, '-frames:v', '1')
+  args.push('-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=25`, '-frames:v', String(frames))
   args.push('-vf', profile.filter(`scale=w=${width}:h=${height}`))
   args.push('-c:v', encoder, ...profile.options, ...profile.level(rung.level), ...profile.rate(rung.videoBitrateKbps), ...profile.noExtraKeyframes)
-  args.push('-f', 'null', '-')
+  args.push(...output)
   return args
 }
 
