@@ -147,6 +147,13 @@ describe('HLS output rules (contract 4.3)', () => {
     expect(valueAfter(seek, '-hls_segment_options')).toBe('movflags=+frag_discont+skip_sidx:use_editlist=0:avoid_negative_ts=make_non_negative')
   })
 
+  it('lists a seek-run\'s boundaries as the first frame at or after each (what a run from 0\'s expression picks), so rounding to the frame grid cannot pull one a frame early', () => {
+    // 22 s at 24000/1001 fps is frame 527.47: ffmpeg would round `22` to frame 527; the run from 0 cuts at 528 (22.022 s).
+    expect(keyframeTimes(20, 24, 2, [], 24_000 / 1001)).toBe('20.020000,22.022000,24.024000')
+    expect(keyframeTimes(20, 24, 2, [], 30)).toBe('20,22,24') // whole frames: unchanged
+    expect(valueAfter(argsOf({ startSegment: 10, warmupSegments: 0, durationSeconds: 24, frameRate: 24_000 / 1001, seekKeyframeSeconds: 2 }), '-force_key_frames')).toBe('20.020000,22.022000,24.024000')
+  })
+
   it('leaves a run from 0 to the muxer (its start is the timeline), whatever the delay', () => {
     const zero = argsOf({ encoderDelayFrames: 2, frameRate: 30 })
     expect(zero).not.toContain('-output_ts_offset')

@@ -107,7 +107,7 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   // the run's first).
   const extra = startSeconds > 0 && startSegment === wanted ? seekSegmentKeyframes(wanted, segmentSeconds, input.seekKeyframeSeconds ?? hlsSeekKeyframeSeconds) : []
   const extraSpacing = extra.length > 0 ? segmentSeconds / (extra.length + 1) : undefined
-  args.push('-force_key_frames', startSeconds > 0 ? keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds, extra) : keyframeExpression(segmentSeconds))
+  args.push('-force_key_frames', startSeconds > 0 ? keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds, extra, input.frameRate) : keyframeExpression(segmentSeconds))
   args.push(...encoder.noExtraKeyframes)
 
   if (input.hasAudio) args.push('-c:a', 'aac', '-b:a', '160k', '-ac', '2')
@@ -301,12 +301,20 @@ export function keyframeExpression(segmentSeconds: number): string {
   return `expr:gte(t,${formatSeconds(segmentSeconds)}*n_forced-0.000001)`
 }
 
-/** `0,2,4,…` up to the duration, from the first boundary at or after `fromSeconds`; `extra` times (inside a segment) in order among them. */
-export function keyframeTimes(fromSeconds: number, durationSeconds: number, segmentSeconds: number, extra: readonly string[] = []): string {
+/**
+ * `0,2,4,…` up to the duration, from the first boundary at or after `fromSeconds`; `extra` times
+ * (inside a segment) in order among them. With the frame rate, each boundary is written as the
+ * time of the first frame at or after it (what the expression of a run from 0 picks): ffmpeg
+ * rounds a listed time to the nearest tick of the encoder's time base (1/fps), so at 23.976 fps
+ * `22` became frame 527 (21.980 s) where the run from 0 cuts at frame 528 (22.022 s), and `24` a
+ * keyframe on the last frame (an extra one-frame segment). Measured, docs/hls.md.
+ */
+export function keyframeTimes(fromSeconds: number, durationSeconds: number, segmentSeconds: number, extra: readonly string[] = [], frameRate?: number): string {
   const times: { at: number; text: string }[] = extra.map((text) => ({ at: Number(text), text }))
   const first = Math.ceil(fromSeconds / segmentSeconds)
   const last = Math.max(first, Math.ceil(durationSeconds / segmentSeconds))
-  for (let index = first; index <= last; index++) times.push({ at: index * segmentSeconds, text: formatSeconds(index * segmentSeconds) })
+  const boundary = (seconds: number) => (frameRate && frameRate > 0 && !Number.isInteger(seconds * frameRate) ? (Math.ceil(seconds * frameRate - 1e-6) / frameRate).toFixed(6) : formatSeconds(seconds))
+  for (let index = first; index <= last; index++) times.push({ at: index * segmentSeconds, text: boundary(index * segmentSeconds) })
   return times.sort((a, b) => a.at - b.at).map((time) => time.text).join(',')
 }
 
