@@ -80,8 +80,9 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   // (-output_ts_offset): -copyts alone does not reach the segments.
   if (startSeconds > 0) args.push('-ss', formatSeconds(startSeconds))
   args.push('-i', input.source)
-  // -start_at_zero: the timeline of a run from 0 (which subtracts the source's start time), so
-  // the absolute keyframe list cuts at the same boundaries for sources that do not start at 0.
+  // -start_at_zero: the encoder sees the timestamps of a run from 0 (which subtracts the source's
+  // start time), so the absolute keyframe list cuts at the same boundaries for sources that do
+  // not start at 0.
   if (startSeconds > 0) args.push('-copyts', '-start_at_zero')
 
   args.push('-map', '0:v:0')
