@@ -1,4 +1,4 @@
-import { hlsSeekKeyframeSeconds, hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
+import { hlsEncoderDelayProbeFrames, hlsEncoderDelayProbeHeightPx, hlsSeekKeyframeSeconds, hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
 import { outputGeometry, qualityLadder, type OutputGeometry, type SourceGeometry } from '../hls/quality-ladder.js'
 import type { Quality } from '../../protocol/wire.js'
 
@@ -176,7 +176,7 @@ export function runFromZeroShiftSeconds(input: Pick<HlsArgsInput, 'encoderDelayF
  * session's options, to `framecrc` (one line per packet: dts and pts in frames). One frame is not
  * enough: libx264 reports no delay until it has frames to reorder.
  */
-export function buildEncoderDelayProbeArgs(encoder: HlsEncoder, height = 360, frames = 12): string[] {
+export function buildEncoderDelayProbeArgs(encoder: HlsEncoder, height = hlsEncoderDelayProbeHeightPx, frames = hlsEncoderDelayProbeFrames): string[] {
   return testEncodeArgs(encoder, height, frames, ['-f', 'framecrc', '-'], 'error')
 }
 
