@@ -104,6 +104,13 @@ export const hlsSeekWarmupMaxSegments = 5
  * middle of a 1080p segment decodes ~13 frames instead of ~30 (issue 17, docs/hls.md "Seeking").
  */
 export const hlsSeekKeyframeSeconds = 0.5
+/**
+ * The encoder-delay probe (a seek-run's timeline, docs/hls.md "One timeline for every run"): this
+ * many frames of this height through the session's encoder options. One frame shows no delay
+ * (libx264 reorders only with frames to reorder); 12 covers any B-frame run an H.264 encoder uses.
+ */
+export const hlsEncoderDelayProbeFrames = 12
+export const hlsEncoderDelayProbeHeightPx = 360
 /** How often the engine looks for newly written segments of the running ffmpeg. */
 export const hlsSegmentScanMs = 200
 /**

@@ -32,10 +32,11 @@ afterAll(async () => {
 
 interface Kits { cache: CacheKit; engine: EngineKit; dir: string; close(): Promise<void> }
 
-async function kits(name: string, options: { disk?: Parameters<typeof startCacheKit>[0]['disk'] } = {}): Promise<Kits> {
+async function kits(name: string, options: { disk?: Parameters<typeof startCacheKit>[0]['disk']; extraInputArgs?: string[] } = {}): Promise<Kits> {
   const dir = join(root, name)
-  const cache = await startCacheKit({ dir, ...options })
-  const engine = await startEngineKit({ store: cache.part.store! })
+  const { extraInputArgs, ...cacheOptions } = options
+  const cache = await startCacheKit({ dir, ...cacheOptions })
+  const engine = await startEngineKit({ store: cache.part.store!, ...(extraInputArgs ? { extraInputArgs } : {}) })
   return { cache, engine, dir, async close() { await engine.close(); cache.stop() } }
 }
 
@@ -102,6 +103,31 @@ describe('hls cache with real ffmpeg', () => {
       await waitUntil(() => kit.cache.part.status().pinned === 0, 10_000, 'unpinned')
       expect(await clear.handle({ url: new URL('http://x/api/cache/clear'), body: {} })).toMatchObject({ status: 200, json: { entries: 0, sizeBytes: 0, removed: 1 } })
       expect(await readdir(kit.dir)).not.toContain(keyOf(source))
+    } finally {
+      await kit.close()
+    }
+  }, 120_000)
+
+  it('commits an entry completed by seek-runs and serves it as a HIT: their segments are on the run from 0\'s timeline, so it verifies', async () => {
+    // Real time, so the segments asked for are ahead of the run from 0 and restart ffmpeg there.
+    const kit = await kits('after-seek', { extraInputArgs: ['-readrate', '1'] })
+    try {
+      const session = startSession(kit.engine, 'seeker', source, { quality: '480p' })
+      expect((await session.ready).cacheHit).toBe(false)
+      const base = kit.engine.base('seeker')
+      expect((await fetchBytes(`${base}/seg-3.m4s`)).status).toBe(200) // a seek-run from 3
+      expect((await fetchBytes(`${base}/seg-1.m4s`)).status).toBe(200) // behind it: a seek-run from 1 writes 1-3
+      const runs = kit.engine.engine.inspect().find((s) => s.sessionId === 'seeker')?.run ?? 0
+      expect(runs).toBeGreaterThanOrEqual(2)
+      await waitUntil(() => kit.cache.part.status().entries === 1, 60_000, 'the entry to be complete')
+      await session.handle.stop()
+      await waitUntil(() => kit.cache.part.status().pinned === 0, 10_000, 'the entry to be unpinned')
+
+      const again = startSession(kit.engine, 'replay', source, { quality: '480p' })
+      expect(await again.ready).toMatchObject({ cacheHit: true })
+      const decoded = await decodeWithFfmpeg(`${kit.engine.base('replay')}/master.m3u8`)
+      expect(decoded.stderr).toBe('')
+      await again.handle.stop()
     } finally {
       await kit.close()
     }

@@ -230,7 +230,8 @@ describe('failures and processes', () => {
   it('ffmpeg exiting early is restarted 3 times, then the session fails with its last stderr lines', async () => {
     const fake = join(kit.workDir, 'fake-ffmpeg.sh')
     const counter = join(kit.workDir, 'starts')
-    await writeFile(fake, `#!/bin/sh\necho start >> '${counter}'\necho "Error initializing output stream 0:0 -- VBV bitrate above level limit" >&2\nexit 1\n`)
+    // Counts the HLS runs only (the session's encoder-delay probe, a framecrc encode, fails the same way).
+    await writeFile(fake, `#!/bin/sh\ncase "$*" in *" -f hls "*) echo start >> '${counter}';; esac\necho "Error initializing output stream 0:0 -- VBV bitrate above level limit" >&2\nexit 1\n`)
     await chmod(fake, 0o755)
     const broken = await startEngineKit({ ffmpegPath: fake })
     try {

@@ -93,6 +93,9 @@ export interface SegmentFacts {
   /** Coded size of the video, as a player decodes it. */
   width: number
   height: number
+  /** The first video packet's decode and presentation times, in seconds on the session's timeline. */
+  firstDtsSeconds: number
+  firstPtsSeconds: number
 }
 
 /** Video packets of init.mp4 + one segment: keyframe flags and total duration. */
@@ -101,14 +104,16 @@ export async function segmentFacts(init: Buffer, segment: Buffer): Promise<Segme
   try {
     const file = join(dir, 'seg.mp4')
     await writeFile(file, Buffer.concat([init, segment]))
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time,flags', '-of', 'json', file], { maxBuffer: 16 * 1024 * 1024 })
-    const packets = (JSON.parse(stdout) as { packets: { flags: string; pts_time?: string; duration_time?: string }[] }).packets
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,dts_time,duration_time,flags', '-of', 'json', file], { maxBuffer: 16 * 1024 * 1024 })
+    const packets = (JSON.parse(stdout) as { packets: { flags: string; pts_time?: string; dts_time?: string; duration_time?: string }[] }).packets
     const earliest = Math.min(...packets.map((packet) => Number(packet.pts_time ?? Infinity)))
     const size = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file])
     const [width, height] = size.stdout.trim().split(',').map(Number) as [number, number]
     return {
       width,
       height,
+      firstDtsSeconds: Number(packets[0]?.dts_time),
+      firstPtsSeconds: Number(packets[0]?.pts_time),
       firstIsKeyframe: packets[0]?.flags.includes('K') ?? false,
       durationSeconds: packets.reduce((sum, packet) => sum + Number(packet.duration_time ?? 0), 0),
       frames: packets.length,

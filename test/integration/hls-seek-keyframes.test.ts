@@ -46,6 +46,12 @@ describe('the segment a seek lands in', () => {
       expect(facts.firstIsKeyframe).toBe(true)
       expect(facts.keyframeOffsets).toHaveLength(4)
       facts.keyframeOffsets.forEach((offset, index) => expect(Math.abs(offset - index * 0.5), `keyframe ${index}`).toBeLessThan(frame + 0.001))
+      // On the timeline of a run from 0 (docs/hls.md "One timeline for every run"): it decodes from
+      // the first frame at or after 2N s and presents it libx264's two-frame delay later, as the run
+      // from 0's seg-N does (hls-seek-timeline.test.ts compares the two runs directly).
+      const boundaryFrame = (segment: number) => Math.ceil((segment * 2) / frame - 1e-6) * frame
+      expect(Math.abs(facts.firstDtsSeconds - boundaryFrame(sought)), 'first dts').toBeLessThan(0.0005)
+      expect(Math.abs(facts.firstPtsSeconds - (boundaryFrame(sought) + 2 * frame)), 'first pts').toBeLessThan(0.0005)
 
       // The same run goes on (the player reads in order): boundaries only, 2 s each.
       for (const name of names.slice(sought + 1)) {
@@ -53,6 +59,7 @@ describe('the segment a seek lands in', () => {
         expect(segment.status, name).toBe(200)
         const after = await segmentFacts(init, segment.body)
         expect(after.firstIsKeyframe, name).toBe(true)
+        expect(Math.abs(after.firstDtsSeconds - boundaryFrame(Number(/seg-(\d+)/.exec(name)![1]))), `${name} first dts`).toBeLessThan(0.0005)
         expect(after.keyframes, name).toBe(1)
         if (name !== names.at(-1)) expect(Math.abs(after.durationSeconds - 2), name).toBeLessThan(frame)
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildHlsArgs, hlsTimeSeconds, keyframeExpression, keyframeTimes, scaleFilter, seekSegmentKeyframes, type HlsArgsInput, type HlsEncoder } from '../../src/services/ffmpeg/hls-args.js'
+import { buildEncoderDelayProbeArgs, buildHlsArgs, hlsTimeSeconds, runFromZeroShiftSeconds, keyframeExpression, keyframeTimes, scaleFilter, seekSegmentKeyframes, type HlsArgsInput, type HlsEncoder } from '../../src/services/ffmpeg/hls-args.js'
 import { outputGeometry } from '../../src/services/hls/quality-ladder.js'
 
 const base: HlsArgsInput = {
@@ -129,6 +129,44 @@ describe('HLS output rules (contract 4.3)', () => {
     expect(valueAfter(result.args, '-ss')).toBe(ss)
     // -start_at_zero: a source that does not start at 0 is cut on the same timeline as a run from 0.
     if (ss !== undefined) expect(result.args.slice(result.args.indexOf('-i'), result.args.indexOf('-i') + 4)).toEqual(['-i', base.source, '-copyts', '-start_at_zero'])
+  })
+
+  it.each([
+    // [what, delay frames, fps, audio?, sample rate, shift seconds]
+    ['libx264 at 30 fps: its two-frame delay, more than the AAC priming', 2, 30, true, 48_000, 2 / 30],
+    ['23.976 fps', 2, 24_000 / 1001, true, 48_000, 2002 / 24_000],
+    ['an encoder without B-frames: the AAC priming (1024 samples)', 0, 30, true, 44_100, 1024 / 44_100],
+    ['a silent source without B-frames: none', 0, 30, false, undefined, 0],
+    ['an unknown sample rate: 48 kHz assumed', 0, 25, true, undefined, 1024 / 48_000],
+  ] as const)('a seek-run is shifted by what the muxer shifted the run from 0 by: %s', (_what, delay, fps, hasAudio, sampleRate, shift) => {
+    expect(runFromZeroShiftSeconds({ encoderDelayFrames: delay, frameRate: fps, hasAudio, ...(sampleRate ? { audioSampleRate: sampleRate } : {}) })).toBeCloseTo(shift, 9)
+    const seek = argsOf({ startSegment: 4, warmupSegments: 0, durationSeconds: 30, encoderDelayFrames: delay, frameRate: fps, hasAudio, ...(sampleRate ? { audioSampleRate: sampleRate } : {}) })
+    expect(valueAfter(seek, '-output_ts_offset')).toBe(shift > 0 ? shift.toFixed(6) : undefined)
+    if (shift > 0) expect(seek.indexOf('-output_ts_offset')).toBeLessThan(seek.indexOf('-f'))
+    // make_non_negative: the segment muxer keeps a seek-run's (positive) timestamps instead of moving its start to 0.
+    expect(valueAfter(seek, '-hls_segment_options')).toBe('movflags=+frag_discont+skip_sidx:use_editlist=0:avoid_negative_ts=make_non_negative')
+  })
+
+  it('lists a seek-run\'s boundaries as the first frame at or after each (what a run from 0\'s expression picks), so rounding to the frame grid cannot pull one a frame early', () => {
+    // 22 s at 24000/1001 fps is frame 527.47: ffmpeg would round `22` to frame 527; the run from 0 cuts at 528 (22.022 s).
+    expect(keyframeTimes(20, 24, 2, [], 24_000 / 1001)).toBe('20.020000,22.022000,24.024000')
+    expect(keyframeTimes(20, 24, 2, [], 30)).toBe('20,22,24') // whole frames: unchanged
+    expect(valueAfter(argsOf({ startSegment: 10, warmupSegments: 0, durationSeconds: 24, frameRate: 24_000 / 1001, seekKeyframeSeconds: 2 }), '-force_key_frames')).toBe('20.020000,22.022000,24.024000')
+  })
+
+  it('leaves a run from 0 to the muxer (its start is the timeline), whatever the delay', () => {
+    const zero = argsOf({ encoderDelayFrames: 2, frameRate: 30 })
+    expect(zero).not.toContain('-output_ts_offset')
+    expect(valueAfter(zero, '-hls_segment_options')).toBe('movflags=+frag_discont+skip_sidx:use_editlist=0')
+  })
+
+  it.each(['libx264', 'h264_nvenc', 'h264_qsv', 'h264_videotoolbox', 'h264_vaapi'] as HlsEncoder[])('measures %s\'s delay with a session\'s own encoder options over enough frames to reorder', (encoder) => {
+    const probe = buildEncoderDelayProbeArgs(encoder)
+    const session = argsOf({ encoder, quality: '480p' }) // the rung the probe's 360-line frame falls in
+    const encoderOptions = (args: string[]) => args.slice(args.indexOf('-c:v'), args.indexOf('-force_key_frames'))
+    expect(probe.slice(probe.indexOf('-c:v'), probe.indexOf('-f', probe.indexOf('-c:v')))).toEqual([...encoderOptions(session), ...session.slice(session.indexOf('-force_key_frames') + 2, session.indexOf('-c:a'))])
+    expect(Number(valueAfter(probe, '-frames:v'))).toBeGreaterThanOrEqual(8)
+    expect(probe.slice(-3)).toEqual(['-f', 'framecrc', '-'])
   })
 
   it('maps the chosen audio track, and no audio at all for a silent source', () => {

@@ -105,7 +105,7 @@ export function videoTrackOf(init: Buffer): { trackId: number; timescale: number
 }
 
 /** Decode time of `trackId` in a segment's first moof, or a reason the segment is malformed. */
-async function segmentStart(path: string, trackId: number): Promise<{ ticks: number } | { reason: string }> {
+export async function segmentStart(path: string, trackId: number): Promise<{ ticks: number } | { reason: string }> {
   const handle = await open(path, 'r')
   try {
     const { size } = await handle.stat()

@@ -1,4 +1,4 @@
-import { hlsSeekKeyframeSeconds, hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
+import { hlsEncoderDelayProbeFrames, hlsEncoderDelayProbeHeightPx, hlsSeekKeyframeSeconds, hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
 import { outputGeometry, qualityLadder, type OutputGeometry, type SourceGeometry } from '../hls/quality-ladder.js'
 import type { Quality } from '../../protocol/wire.js'
 
@@ -30,6 +30,16 @@ export interface HlsArgsInput {
   segmentSeconds?: number
   /** Keyframe spacing inside a seek-run's wanted segment (default hlsSeekKeyframeSeconds; >= segmentSeconds: none extra). */
   seekKeyframeSeconds?: number
+  /**
+   * The encoder's reorder delay in frames: how far before the first frame's time its first packet's
+   * decode time lies (libx264 superfast: 2, its B-pyramid). Measured once per encoder
+   * (encoder-delay.ts); a seek-run needs it to land on the timeline of a run from 0 (runFromZeroShiftSeconds()).
+   */
+  encoderDelayFrames?: number
+  /** Output frame rate (the source's), to turn the delay in frames into seconds. */
+  frameRate?: number
+  /** Sample rate of the audio track, for the AAC encoder's priming (1024 samples). */
+  audioSampleRate?: number
 }
 
 export interface HlsArgs {
@@ -64,13 +74,15 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   if (isUrlSource(input.source)) {
     args.push('-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '5', '-rw_timeout', String(urlSourceRwTimeoutUs))
   }
-  // Input seek (-ss before -i); -copyts keeps a seek-restart on the timeline of a run from 0, so
-  // the absolute forced keyframe times below cut at the same boundaries (verified with ffmpeg 5.1:
-  // uniform 2 s segments, identical init.mp4).
+  // Input seek (-ss before -i); -copyts keeps the source's timestamps through the encoder, so the
+  // absolute forced keyframe times below cut at the same boundaries as a run from 0 (verified with
+  // ffmpeg 5.1: uniform 2 s segments, identical init.mp4). The muxer's timeline is set below
+  // (-output_ts_offset): -copyts alone does not reach the segments.
   if (startSeconds > 0) args.push('-ss', formatSeconds(startSeconds))
   args.push('-i', input.source)
-  // -start_at_zero: the timeline of a run from 0 (which subtracts the source's start time), so
-  // the absolute keyframe list cuts at the same boundaries for sources that do not start at 0.
+  // -start_at_zero: the encoder sees the timestamps of a run from 0 (which subtracts the source's
+  // start time), so the absolute keyframe list cuts at the same boundaries for sources that do
+  // not start at 0.
   if (startSeconds > 0) args.push('-copyts', '-start_at_zero')
 
   args.push('-map', '0:v:0')
@@ -96,10 +108,20 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   // the run's first).
   const extra = startSeconds > 0 && startSegment === wanted ? seekSegmentKeyframes(wanted, segmentSeconds, input.seekKeyframeSeconds ?? hlsSeekKeyframeSeconds) : []
   const extraSpacing = extra.length > 0 ? segmentSeconds / (extra.length + 1) : undefined
-  args.push('-force_key_frames', startSeconds > 0 ? keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds, extra) : keyframeExpression(segmentSeconds))
+  args.push('-force_key_frames', startSeconds > 0 ? keyframeTimes(startSeconds, input.durationSeconds, segmentSeconds, extra, input.frameRate) : keyframeExpression(segmentSeconds))
   args.push(...encoder.noExtraKeyframes)
 
   if (input.hasAudio) args.push('-c:a', 'aac', '-b:a', '160k', '-ac', '2')
+
+  // The timeline (docs/hls.md "One timeline for every run"). The mp4 muxer inside the hls muxer
+  // (use_editlist=0) shifts a run's first decode time to 0 (avoid_negative_ts make_zero). A run from
+  // 0 starts at minus the encoder's reorder delay (or the AAC priming), so its segments end up
+  // shifted by that delay: seg-N's first decode time is exactly 2N s. A seek-run's first decode time
+  // is 2N s minus the same delay; make_zero would move it to 0 (seg-N's tfdt 0, a timeline jump
+  // back by the seek position). So a seek-run keeps its timestamps (make_non_negative: they are
+  // positive) and is shifted by what the run from 0 was shifted by.
+  const shiftSeconds = startSeconds > 0 ? runFromZeroShiftSeconds(input) : 0
+  if (startSeconds > 0 && shiftSeconds > 0) args.push('-output_ts_offset', shiftSeconds.toFixed(6))
 
   // Uniform 2 s segments, no -hls_init_time (contract 4.3.1). -hls_time below the segment length
   // makes the muxer cut at each boundary keyframe and nowhere else (hlsTimeSeconds()).
@@ -116,7 +138,7 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
     '-hls_flags', 'temp_file+independent_segments',
     // Identical init.mp4 and segment headers across runs (no edit list, no sidx, discontinuous
     // fragments allowed), so a seek-restart's output splices into the cache.
-    '-hls_segment_options', 'movflags=+frag_discont+skip_sidx:use_editlist=0',
+    '-hls_segment_options', `movflags=+frag_discont+skip_sidx:use_editlist=0${startSeconds > 0 ? ':avoid_negative_ts=make_non_negative' : ''}`,
     `${input.outputDir}/ffmpeg.m3u8`,
   )
 
@@ -135,6 +157,29 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
   }
 }
 
+/** AAC encoder priming: ffmpeg's aac encoder starts every stream 1024 samples early. */
+const aacPrimingSamples = 1024
+
+/**
+ * What the mp4 muxer shifts a run from 0 by (make_zero moves its first decode time to 0): minus
+ * the earliest first decode time of its streams, the video's `-delay frames` or the audio's
+ * `-1024 samples`, whichever is earlier (it is the first packet the muxer sees).
+ */
+export function runFromZeroShiftSeconds(input: Pick<HlsArgsInput, 'encoderDelayFrames' | 'frameRate' | 'audioSampleRate' | 'hasAudio'>): number {
+  const video = input.encoderDelayFrames && input.frameRate && input.frameRate > 0 ? input.encoderDelayFrames / input.frameRate : 0
+  const audio = input.hasAudio ? aacPrimingSamples / (input.audioSampleRate && input.audioSampleRate > 0 ? input.audioSampleRate : 48_000) : 0
+  return Math.max(video, audio)
+}
+
+/**
+ * The encoder-delay probe (encoder-delay.ts): `frames` frames through the encoder with exactly a
+ * session's options, to `framecrc` (one line per packet: dts and pts in frames). One frame is not
+ * enough: libx264 reports no delay until it has frames to reorder.
+ */
+export function buildEncoderDelayProbeArgs(encoder: HlsEncoder, height = hlsEncoderDelayProbeHeightPx, frames = hlsEncoderDelayProbeFrames): string[] {
+  return testEncodeArgs(encoder, height, frames, ['-f', 'framecrc', '-'], 'error')
+}
+
 /**
  * The one-frame test encode of hardware detection (issue 12, docs/encoders.md): the encoder with
  * exactly the options, filter chain and rate arguments an HLS session gives it, on a synthetic
@@ -144,15 +189,19 @@ export function buildHlsArgs(input: HlsArgsInput): HlsArgs {
  * and the VAAPI driver line (`VAAPI driver: ...`, logged at verbose).
  */
 export function buildTestEncodeArgs(encoder: HlsEncoder, height: number): string[] {
+  return testEncodeArgs(encoder, height, 1, ['-f', 'null', '-'], 'level+verbose')
+}
+
+function testEncodeArgs(encoder: HlsEncoder, height: number, frames: number, output: string[], loglevel: string): string[] {
   const profile = encoderProfile(encoder)
   const rung = qualityLadder.find((candidate) => candidate.maxHeight >= height) ?? qualityLadder[qualityLadder.length - 1]!
   const width = Math.round((height * 16) / 9 / 2) * 2
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'level+verbose']
+  const args = ['-hide_banner', '-nostdin', '-loglevel', loglevel]
   if (encoder === 'h264_vaapi') args.push('-vaapi_device', vaapiDevice)
-  args.push('-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=25`, '-frames:v', '1')
+  args.push('-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=25`, '-frames:v', String(frames))
   args.push('-vf', profile.filter(`scale=w=${width}:h=${height}`))
   args.push('-c:v', encoder, ...profile.options, ...profile.level(rung.level), ...profile.rate(rung.videoBitrateKbps), ...profile.noExtraKeyframes)
-  args.push('-f', 'null', '-')
+  args.push(...output)
   return args
 }
 
@@ -253,12 +302,20 @@ export function keyframeExpression(segmentSeconds: number): string {
   return `expr:gte(t,${formatSeconds(segmentSeconds)}*n_forced-0.000001)`
 }
 
-/** `0,2,4,…` up to the duration, from the first boundary at or after `fromSeconds`; `extra` times (inside a segment) in order among them. */
-export function keyframeTimes(fromSeconds: number, durationSeconds: number, segmentSeconds: number, extra: readonly string[] = []): string {
+/**
+ * `0,2,4,…` up to the duration, from the first boundary at or after `fromSeconds`; `extra` times
+ * (inside a segment) in order among them. With the frame rate, each boundary is written as the
+ * time of the first frame at or after it (what the expression of a run from 0 picks): ffmpeg
+ * rounds a listed time to the nearest tick of the encoder's time base (1/fps), so at 23.976 fps
+ * `22` became frame 527 (21.980 s) where the run from 0 cuts at frame 528 (22.022 s), and `24` a
+ * keyframe on the last frame (an extra one-frame segment). Measured, docs/hls.md.
+ */
+export function keyframeTimes(fromSeconds: number, durationSeconds: number, segmentSeconds: number, extra: readonly string[] = [], frameRate?: number): string {
   const times: { at: number; text: string }[] = extra.map((text) => ({ at: Number(text), text }))
   const first = Math.ceil(fromSeconds / segmentSeconds)
   const last = Math.max(first, Math.ceil(durationSeconds / segmentSeconds))
-  for (let index = first; index <= last; index++) times.push({ at: index * segmentSeconds, text: formatSeconds(index * segmentSeconds) })
+  const boundary = (seconds: number) => (frameRate && frameRate > 0 && !Number.isInteger(seconds * frameRate) ? (Math.ceil(seconds * frameRate - 1e-6) / frameRate).toFixed(6) : formatSeconds(seconds))
+  for (let index = first; index <= last; index++) times.push({ at: index * segmentSeconds, text: boundary(index * segmentSeconds) })
   return times.sort((a, b) => a.at - b.at).map((time) => time.text).join(',')
 }
 

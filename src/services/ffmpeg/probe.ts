@@ -25,6 +25,8 @@ export interface ProbedAudio {
   index: number
   codec: string
   channels: number | undefined
+  /** Hz; a seek-run's timeline shift counts the AAC priming in samples (hls-args.ts). */
+  sampleRate?: number | undefined
   language: string | undefined
 }
 
@@ -247,6 +249,7 @@ export interface FfprobeStream {
   r_frame_rate?: string
   pix_fmt?: string
   channels?: number
+  sample_rate?: string
   duration?: string
   tags?: Record<string, string>
   disposition?: Record<string, number>
@@ -283,6 +286,7 @@ export function parseMediaInfo(json: FfprobeJson): MediaInfo {
     index,
     codec: stream.codec_name ?? 'unknown',
     channels: stream.channels,
+    ...(Number(stream.sample_rate) > 0 ? { sampleRate: Number(stream.sample_rate) } : {}),
     language: stream.tags?.language,
   }))
   const subtitles = streams.filter((stream) => stream.codec_type === 'subtitle').map((stream, index) => ({

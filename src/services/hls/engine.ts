@@ -26,6 +26,7 @@ import { hlsTranscodeMachine, type FfmpegRunInput, type HlsTranscodeEvent, type 
 import type { StreamSession } from '../../protocol/wire.js'
 import type { RouteHandler } from '../../server/routes/context.js'
 import { createHlsRoute, type HlsResource } from '../../server/routes/hls.js'
+import { encoderDelayFrames, knownEncoderDelayFrames } from '../ffmpeg/encoder-delay.js'
 import { buildHlsArgs, isUrlSource, type HlsArgs, type HlsEncoder } from '../ffmpeg/hls-args.js'
 import { capQuality, isEncoderFailure } from '../encoders/session-encoder.js'
 import { createProbeService, redact, type ProbeResult, type ProbeService, type ProbedSubtitle } from '../ffmpeg/probe.js'
@@ -250,6 +251,23 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(seekWarmupFrames / (fps * segmentSeconds))))
   }
 
+  /** The encoder's reorder delay for this session, measured off the seek's path (a run from 0 starts it). */
+  const encoderDelay = async (live: LiveSession, encoder = live.encoder): Promise<void> => {
+    await encoderDelayFrames(options.ffmpegPath, encoder).catch((err: unknown) => {
+      live.log.warn({ encoder, err: String(err) }, 'encoder delay probe failed: a seek-run is shifted by the audio priming only and its segments may start a few frames early')
+    })
+  }
+  const seekTimeline = (live: LiveSession) => {
+    const delay = knownEncoderDelayFrames(options.ffmpegPath, live.encoder)
+    const frameRate = live.probe?.video.frameRate
+    const audio = live.probe?.audio.find((track) => track.index === (live.session.audioIndex ?? 0)) ?? live.probe?.audio[0]
+    return {
+      ...(delay === undefined ? {} : { encoderDelayFrames: delay }),
+      ...(frameRate === undefined ? {} : { frameRate }),
+      ...(audio?.sampleRate === undefined ? {} : { audioSampleRate: audio.sampleRate }),
+    }
+  }
+
   const argsFor = (live: LiveSession, startSegment: number, outputDir: string, facts = probedFacts(live.probe!), source = live.sourceNow()): HlsArgs => {
     const audioIndex = live.session.audioIndex !== undefined && live.session.audioIndex < facts.audioTracks ? live.session.audioIndex : 0
     const built = buildHlsArgs({
@@ -264,6 +282,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       startSegment,
       warmupSegments: warmupSegments(live),
       segmentSeconds,
+      // A seek-run's shift onto the timeline of a run from 0 (measured delay: encoder-delay.ts).
+      ...seekTimeline(live),
     })
     if (options.extraInputArgs && options.extraInputArgs.length > 0) {
       const at = built.args.indexOf('-i')
@@ -614,7 +634,9 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         // Run 0 adopts the process started before the probe, once the probe confirmed its plan.
         const adopted = input.run === 0 && input.startSegment === 0 ? live.speculation : undefined
         live.speculation = undefined
-        const built = adopted?.built ?? argsFor(live, input.startSegment, dir)
+        // A seek-run's argv needs the encoder's delay: measured at the session's start, so normally
+        // known here; otherwise built once the probe answers (below).
+        let built = adopted?.built ?? (input.startSegment === 0 || knownEncoderDelayFrames(options.ffmpegPath, live.encoder) !== undefined ? argsFor(live, input.startSegment, dir) : undefined)
         live.runs.set(input.run, { run: input.run, dir, keepFrom: input.startSegment })
         // Requests waiting for the probe step look again now (resolve: `settled`).
         live.written.emit('written')
@@ -635,6 +657,10 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         void (async () => {
           // Synchronous, like the run before the probe: a seek's restart should not queue behind the thread pool.
           if (!adopted) mkdirSync(dir, { recursive: true })
+          if (!built) {
+            await encoderDelay(live)
+            built = argsFor(live, input.startSegment, dir)
+          }
           if (disposed) return
           proc = adopted?.proc ?? spawnFfmpeg(live, input.run, built.args)
           live.log.debug({ run: input.run, startSegment: input.startSegment, firstWritten: built.firstWrittenSegment, pid: proc.pid }, 'ffmpeg started')
@@ -653,6 +679,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           // the run closed a segment, the same run goes on with libx264 (no restart is spent and
           // nothing encoded by the GPU is ever served); after, the machine's restart resumes with it.
           while (!disposed && fellBack(live, result, input.run) && highest < input.startSegment) {
+            if (input.startSegment > 0) await encoderDelay(live)
             const again = argsFor(live, input.startSegment, dir)
             proc = spawnFfmpeg(live, input.run, again.args)
             result = await proc.exited
@@ -778,6 +805,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           live.maxHeight = choice.maxHeight
           if (live.stopping) return
         }
+        // Measured now, alongside the run from 0, so a seek never waits for it.
+        void encoderDelay(live)
         const actor = createActor(machineFor(live), {
           input: {
             maxRestarts: options.maxRestarts ?? ffmpegMaxRestarts,
