@@ -423,6 +423,12 @@ export const streamTokenCacheEntries = 256
 
 // ---- reference web server (src/reference-server, docs/reference-server.md) ----------------------
 export const referenceServerHost = '127.0.0.1'
+/**
+ * Records the reference server keeps of each kind (registrations, syncs, upgrade results, library
+ * uploads), newest first out: `npm start` runs it for days, and each sync carries every task.
+ * The latest register and sync of each agent are kept apart, whatever their age.
+ */
+export const referenceServerHistoryRecords = 1000
 export const referenceServerCliPort = 8780
 export const referenceStreamTokenTtlSeconds = 6 * 60 * 60
 export const referenceWaitForTimeoutMs = 10_000

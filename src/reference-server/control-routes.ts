@@ -35,7 +35,7 @@ function snapshot(server: ReferenceServer): Record<string, unknown> {
     vpn: { enabled: server.vpnState().settings.enabled, provisioned: server.vpnState().settings.provisioned, exitServer: server.vpnState().settings.exitServer, holder: server.vpnState().holder },
     connections: server.connections(),
     pendingWake: server.pendingWake,
-    agents: [...new Set([...server.registrations().map((r) => r.agentId), ...server.syncHistory().map((r) => r.agentId)])],
+    agents: server.agentIds(),
     sessions: server.sessions(),
     tasks: server.tasks(),
     controls: server.controls(),

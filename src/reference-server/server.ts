@@ -49,6 +49,8 @@ export interface ReferenceServerOptions {
   logger?: Logger
   /** Epoch milliseconds; `ready_at`, record times, token expiry and `unauthorizedUntilMs` use it. */
   now?: () => number
+  /** Records kept of each history (registrations, syncs, upgrade results, library uploads); default `referenceServerHistoryRecords`. */
+  historyRecords?: number
   maxBodyBytes?: number
   /** Agent stream-server base URL for player URLs when the agent has reported none. */
   agentUrl?: string
@@ -100,6 +102,7 @@ export class ReferenceServer {
     const stateOptions: ConstructorParameters<typeof ReferenceState>[0] = { now: options.now ?? Date.now }
     if (options.watching !== undefined) stateOptions.watching = options.watching
     if (options.vpn !== undefined) stateOptions.vpn = options.vpn
+    if (options.historyRecords !== undefined) stateOptions.historyRecords = options.historyRecords
     this.state = new ReferenceState(stateOptions)
     const heartbeatMs = options.heartbeatMs ?? serverHeartbeatMs
     const events = this.#events
@@ -297,7 +300,12 @@ export class ReferenceServer {
   }
 
   lastRegistration(agentId?: string): RegisterRecord | undefined {
-    return this.registrations(agentId).at(-1)
+    return agentId === undefined ? this.state.registrations.at(-1) : this.state.lastRegisterOf.get(agentId)
+  }
+
+  /** Every agent heard from (register or sync) since the server started. */
+  agentIds(): string[] {
+    return this.state.agentIds()
   }
 
   syncHistory(agentId?: string): SyncRecord[] {
@@ -305,7 +313,7 @@ export class ReferenceServer {
   }
 
   lastSync(agentId?: string): SyncRecord | undefined {
-    return this.syncHistory(agentId).at(-1)
+    return agentId === undefined ? this.state.syncs.at(-1) : this.state.lastSyncOf.get(agentId)
   }
 
   upgradeResults(): UpgradeResultRecord[] {

@@ -2,6 +2,7 @@
 // Pure bookkeeping: no sockets here. Changes the agent must see are reported through `onChange`
 // so the server can raise a wake and an SSE `sync` event.
 import { randomUUID } from 'node:crypto'
+import { referenceServerHistoryRecords } from '../config/defaults.js'
 import type { LibrarySync, RegisterRequest, SyncRequest, SyncResponse, UpgradeOffer, UpgradeResult } from '../protocol/wire.js'
 import { ControlQueue, type ControlInput, type ControlRecord } from './controls.js'
 import { LibraryHoldings } from './library.js'
@@ -20,6 +21,14 @@ export interface StateOptions {
   newId?: () => string
   watching?: boolean
   vpn?: Partial<VpnSettings>
+  /** Records kept per history (default `referenceServerHistoryRecords`). */
+  historyRecords?: number
+}
+
+/** Appends, then drops the oldest records past `limit`. */
+function remember<T>(history: T[], record: T, limit: number): void {
+  history.push(record)
+  if (history.length > limit) history.splice(0, history.length - limit)
 }
 
 export class ReferenceState {
@@ -37,6 +46,11 @@ export class ReferenceState {
   readonly libraryUploads: LibraryRecord[] = []
   /** What each agent's library is as far as this server knows (protocol.md 7.6). */
   readonly libraries = new LibraryHoldings()
+  /** Each agent's latest register and sync: kept when the bounded histories have let them go. */
+  readonly lastRegisterOf = new Map<string, RegisterRecord>()
+  readonly lastSyncOf = new Map<string, SyncRecord>()
+  #lastHeard: RegisterRecord | SyncRecord | undefined
+  readonly #historyRecords: number
 
   constructor(options: StateOptions) {
     this.now = options.now
@@ -45,6 +59,7 @@ export class ReferenceState {
     this.controls = new ControlQueue(newId, this.now)
     this.vpn = new VpnSlot(options.vpn)
     this.watching = options.watching ?? false
+    this.#historyRecords = Math.max(1, options.historyRecords ?? referenceServerHistoryRecords)
   }
 
   nowIso(): string {
@@ -53,7 +68,9 @@ export class ReferenceState {
 
   register(request: RegisterRequest, meta: RequestMeta): RegisterRecord {
     const record: RegisterRecord = { at: this.now(), ...meta, agentId: request.agentId, request }
-    this.registrations.push(record)
+    remember(this.registrations, record, this.#historyRecords)
+    this.lastRegisterOf.set(record.agentId, record)
+    this.#lastHeard = record
     return record
   }
 
@@ -71,7 +88,9 @@ export class ReferenceState {
     }
     if (this.upgradeRequested && this.upgradeOffer) response.upgrade = this.upgradeOffer
     const record: SyncRecord = { at: this.now(), ...meta, agentId, request, response }
-    this.syncs.push(record)
+    remember(this.syncs, record, this.#historyRecords)
+    this.lastSyncOf.set(agentId, record)
+    this.#lastHeard = record
     return record
   }
 
@@ -85,7 +104,7 @@ export class ReferenceState {
     this.upgradeRequested = false
     this.upgradeOffer = undefined
     const record: UpgradeResultRecord = { at: this.now(), ...meta, result }
-    this.upgradeResults.push(record)
+    remember(this.upgradeResults, record, this.#historyRecords)
     return record
   }
 
@@ -93,7 +112,7 @@ export class ReferenceState {
   library(upload: LibrarySync, compressedBytes: number, meta: RequestMeta): LibraryRecord {
     const result = this.libraries.apply(upload)
     const record: LibraryRecord = { at: this.now(), ...meta, agentId: upload.agentId, upload, compressedBytes, status: result.ok ? 204 : 409 }
-    this.libraryUploads.push(record)
+    remember(this.libraryUploads, record, this.#historyRecords)
     return record
   }
 
@@ -103,11 +122,12 @@ export class ReferenceState {
 
   /** The agent most recently heard from (register or sync), if any. */
   latestAgentId(): string | undefined {
-    const lastSync = this.syncs.at(-1)
-    const lastRegister = this.registrations.at(-1)
-    if (!lastSync) return lastRegister?.agentId
-    if (!lastRegister) return lastSync.agentId
-    return lastSync.at >= lastRegister.at ? lastSync.agentId : lastRegister.agentId
+    return this.#lastHeard?.agentId
+  }
+
+  /** Every agent heard from since the server started. */
+  agentIds(): string[] {
+    return [...new Set([...this.lastRegisterOf.keys(), ...this.lastSyncOf.keys()])]
   }
 
   /**
@@ -117,8 +137,8 @@ export class ReferenceState {
   agentBaseUrl(agentId: string | undefined): string | undefined {
     const id = agentId ?? this.latestAgentId()
     if (id === undefined) return undefined
-    const sync = this.syncs.findLast((record) => record.agentId === id)
-    const register = this.registrations.findLast((record) => record.agentId === id)
+    const sync = this.lastSyncOf.get(id)
+    const register = this.lastRegisterOf.get(id)
     const latest = sync && (!register || sync.at >= register.at) ? sync.request : register?.request
     if (!latest) return undefined
     if (latest.FunnelURL) return latest.FunnelURL.replace(/\/+$/, '')

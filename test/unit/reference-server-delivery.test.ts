@@ -6,6 +6,7 @@ import { SessionStore } from '../../src/reference-server/sessions.js'
 import { TaskQueue } from '../../src/reference-server/tasks.js'
 import { mintSessionTokens } from '../../src/reference-server/tokens.js'
 import { VpnSlot } from '../../src/reference-server/vpn-slot.js'
+import { ReferenceState } from '../../src/reference-server/state.js'
 
 function ids(): () => string {
   let n = 0
@@ -189,5 +190,38 @@ describe('fault counters', () => {
     expect(takeInjectedUnauthorized(faults, 200)).toBe(true)
     expect(takeInjectedUnauthorized(faults, 200)).toBe(false)
     expect(takeInjectedUnauthorized(faults, 99)).toBe(true)
+  })
+})
+
+describe('the reference server keeps bounded histories', () => {
+  const streamServer = (url: string) => ({ port: 1, publicUrl: url, addresses: [] })
+  const syncOf = (agentId: string, url: string) => ({
+    agentId, version: '1.0.0', tasks: [], sessions: [], appliedControls: [], FunnelURL: '', VPNActive: false, VPNMode: 'off' as const, VPNExitServer: '', streamServer: streamServer(url),
+  })
+  const meta = { remoteAddress: '127.0.0.1' } as unknown as Parameters<ReferenceState['sync']>[1]
+
+  it('drops the oldest syncs past the limit (a server run for days stays small) yet keeps each agent\'s latest', () => {
+    let now = 0
+    const state = new ReferenceState({ now: () => ++now, historyRecords: 3 })
+    state.sync(syncOf('quiet', 'http://quiet.example:1'), meta)
+    for (let n = 0; n < 10; n++) state.sync(syncOf('busy', `http://busy.example:${n}`), meta)
+    expect(state.syncs).toHaveLength(3)
+    expect(state.syncs.map((record) => record.request.streamServer.publicUrl)).toEqual(['http://busy.example:7', 'http://busy.example:8', 'http://busy.example:9'])
+    // The quiet agent's only sync left the history; what players and the page need of it stays.
+    expect(state.lastSyncOf.get('quiet')?.request.streamServer.publicUrl).toBe('http://quiet.example:1')
+    expect(state.agentBaseUrl('quiet')).toBe('http://quiet.example:1')
+    expect(state.agentIds().sort()).toEqual(['busy', 'quiet'])
+    expect(state.latestAgentId()).toBe('busy')
+  })
+
+  it('answers for the agent heard from last, register or sync', () => {
+    let now = 0
+    const state = new ReferenceState({ now: () => ++now, historyRecords: 2 })
+    state.sync(syncOf('a1', 'http://a1.example:1'), meta)
+    state.register({ ...syncOf('a2', 'http://a2.example:1'), hostname: 'h', platform: { os: 'linux', arch: 'x64', node: 'v24', container: false } }, meta)
+    expect(state.latestAgentId()).toBe('a2')
+    expect(state.agentBaseUrl(undefined)).toBe('http://a2.example:1')
+    state.sync(syncOf('a1', 'http://a1.example:2'), meta)
+    expect(state.latestAgentId()).toBe('a1')
   })
 })
