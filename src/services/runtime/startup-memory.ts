@@ -1,0 +1,73 @@
+// What the daemon's start-up leaves resident once it is idle (issue 18, goal: idle RSS under
+// 60 MiB; docs/operations.md "Idle footprint"). Two measured levers, both undone or done once:
+//
+// - While ~200 modules load and the parts start, V8's baseline and optimizing compilers
+//   (Sparkplug, Maglev, TurboFan) compile the module loader's own hot functions; their compiler
+//   code is then resident in the node executable's pages and their output in the code space,
+//   for work that never runs again. `holdCompilers()` turns them off before the daemon's modules
+//   load; `releaseCompilers()` turns them back on once start-up has settled, so every hot path
+//   under load is optimized as before (about 2 MiB of idle RSS).
+// - Start-up garbage, and bytecode only start-up ran, stay in V8's heap pages until a full GC
+//   with compaction: `compactHeap()` runs one "last resort" GC (the memory-reducing kind V8 runs
+//   under memory pressure) through the `gc` that `--expose-gc` (the CLI's shebang) provides
+//   (about 2.5 MiB). Without the flag it does nothing.
+import * as defaults from '../../config/defaults.js'
+
+const { setFlagsFromString } = process.getBuiltinModule('node:v8')
+
+/** The compilers held during start-up, by V8 flag name. */
+export const heldCompilerFlags = ['sparkplug', 'maglev', 'turbofan'] as const
+
+let held: string[] = []
+let holdTimer: NodeJS.Timeout | undefined
+
+/**
+ * Turns the compilers off until `releaseCompilers()` or, whatever happens to start-up, at most
+ * `startupCompilerHoldMaxMs`. A compiler the node command line names (`--no-maglev`, `--maglev`,
+ * `--turbofan`...) is the operator's choice and left alone. Returns the flags held.
+ */
+export function holdCompilers(execArgv: readonly string[] = process.execArgv): readonly string[] {
+  if (held.length > 0) return held
+  held = heldCompilerFlags.filter((flag) => !execArgv.some((arg) => arg.replace(/_/g, '-').replace(/^--no-/, '--').split('=')[0] === `--${flag}` || (flag === 'turbofan' && /^--(no-)?opt$/.test(arg))))
+  for (const flag of held) setFlagsFromString(`--no-${flag}`)
+  holdTimer = setTimeout(releaseCompilers, defaults.startupCompilerHoldMaxMs)
+  holdTimer.unref()
+  return held
+}
+
+/** Turns the held compilers back on (V8's defaults); idempotent. */
+export function releaseCompilers(): void {
+  clearTimeout(holdTimer)
+  holdTimer = undefined
+  for (const flag of held) setFlagsFromString(`--${flag}`)
+  held = []
+}
+
+/** The compilers currently held off. */
+export function heldCompilers(): readonly string[] {
+  return held
+}
+
+type ExposedGc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; flavor?: 'regular' | 'last-resort' }) => void
+
+/** One compacting, memory-reducing full GC when `--expose-gc` is on; returns whether it ran. */
+export function compactHeap(gc: unknown = (globalThis as { gc?: unknown }).gc): boolean {
+  if (typeof gc !== 'function') return false
+  ;(gc as ExposedGc)({ type: 'major', execution: 'sync', flavor: 'last-resort' })
+  return true
+}
+
+/**
+ * After start-up: waits `startupMemorySettleMs` (the encoder probe's test encodes, register and
+ * the first sync run meanwhile), then releases the compilers and compacts the heap. Returns a
+ * cancel for a daemon that stops first.
+ */
+export function settleAfterStartup(onSettled?: (result: { compacted: boolean; released: readonly string[] }) => void): () => void {
+  const timer = setTimeout(() => {
+    const released = heldCompilers().slice()
+    releaseCompilers()
+    onSettled?.({ compacted: compactHeap(), released })
+  }, defaults.startupMemorySettleMs)
+  timer.unref()
+  return () => clearTimeout(timer)
+}
