@@ -12,14 +12,22 @@
 // (docs/operations.md "Idle footprint"). Set before the CLI's modules are even resolved, hence
 // the dynamic imports. Every supported Node (>= 22.12, V8 12.4) knows the flag. node:v8 through
 // getBuiltinModule: an ESM import would load every lazy part of the module.
-process.getBuiltinModule('node:v8').setFlagsFromString('--invocation-count-for-turbofan=30000')
+const { setFlagsFromString } = process.getBuiltinModule('node:v8')
+setFlagsFromString('--invocation-count-for-turbofan=30000')
 
 const args = process.argv.slice(2)
+// `daemon`: V8's compilers wait until start-up has settled (src/services/runtime/startup-memory.ts),
+// turned off here, before any import: a few imports more and Node's path functions are hot enough
+// for Maglev, whose compiler pages then stay resident (~2 MiB). Not when the node command line
+// names any of them (`--no-maglev`, `--opt`...): the operator's choice stands.
+const held = args[0] === 'daemon' && !process.execArgv.some((arg) => /^--(no-)?(sparkplug|maglev|turbofan|opt)(=|$)/.test(arg)) ? ['sparkplug', 'maglev', 'turbofan'] : []
+for (const flag of held) setFlagsFromString(`--no-${flag}`)
+
 let exitCode: number | undefined
 if (args[0] === 'daemon') {
-  // The daemon without the CLI framework; the compilers wait until its start-up has settled.
-  const { holdCompilers, releaseCompilers } = await import('./services/runtime/startup-memory.js')
-  holdCompilers()
+  // The daemon without the CLI framework.
+  const { adoptHeldCompilers, releaseCompilers } = await import('./services/runtime/startup-memory.js')
+  adoptHeldCompilers(held)
   const { runDaemonFast } = await import('./cli/daemon-fast.js')
   exitCode = await runDaemonFast(args.slice(1))
   // Declined (help, a usage error...): the full CLI, with every compiler as usual.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseDaemonArgs } from '../../src/cli/daemon-fast.js'
-import { compactHeap, heldCompilers, holdCompilers, releaseCompilers } from '../../src/services/runtime/startup-memory.js'
+import { adoptHeldCompilers, compactHeap, heldCompilers, releaseCompilers } from '../../src/services/runtime/startup-memory.js'
 
 describe('media-agent daemon without the CLI framework (issue 18, idle footprint)', () => {
   it('takes --config and --log-level in both spellings, and info when no level is given', () => {
@@ -19,14 +19,14 @@ describe('media-agent daemon without the CLI framework (issue 18, idle footprint
 })
 
 describe("V8's compilers during start-up and the heap once it has settled", () => {
-  it('holds only the compilers the node command line leaves to V8, and gives them back once', () => {
-    expect(holdCompilers(['--no-maglev', '--max-semi-space-size=1'])).toEqual(['sparkplug', 'turbofan'])
-    expect(heldCompilers()).toEqual(['sparkplug', 'turbofan'])
+  it('gives the compilers src/cli.ts held back once, and knows which are held meanwhile', () => {
+    adoptHeldCompilers(['sparkplug', 'maglev'])
+    adoptHeldCompilers(['maglev', 'turbofan'])
+    expect(heldCompilers()).toEqual(['sparkplug', 'maglev', 'turbofan'])
     releaseCompilers()
     expect(heldCompilers()).toEqual([])
     releaseCompilers()
-    expect(holdCompilers(['--opt', '--sparkplug'])).toEqual(['maglev'])
-    releaseCompilers()
+    adoptHeldCompilers([])
     expect(heldCompilers()).toEqual([])
   })
 

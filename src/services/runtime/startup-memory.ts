@@ -4,7 +4,7 @@
 // - While ~200 modules load and the parts start, V8's baseline and optimizing compilers
 //   (Sparkplug, Maglev, TurboFan) compile the module loader's own hot functions; their compiler
 //   code is then resident in the node executable's pages and their output in the code space,
-//   for work that never runs again. `holdCompilers()` turns them off before the daemon's modules
+//   for work that never runs again. `src/cli.ts` turns them off before the daemon's modules
 //   load; `releaseCompilers()` turns them back on once start-up has settled, so every hot path
 //   under load is optimized as before (about 2 MiB of idle RSS).
 // - Start-up garbage, and bytecode only start-up ran, stay in V8's heap pages until a full GC
@@ -15,24 +15,21 @@ import * as defaults from '../../config/defaults.js'
 
 const { setFlagsFromString } = process.getBuiltinModule('node:v8')
 
-/** The compilers held during start-up, by V8 flag name. */
-export const heldCompilerFlags = ['sparkplug', 'maglev', 'turbofan'] as const
-
 let held: string[] = []
 let holdTimer: NodeJS.Timeout | undefined
 
 /**
- * Turns the compilers off until `releaseCompilers()` or, whatever happens to start-up, at most
- * `startupCompilerHoldMaxMs`. A compiler the node command line names (`--no-maglev`, `--maglev`,
- * `--turbofan`...) is the operator's choice and left alone. Returns the flags held.
+ * Records compilers `src/cli.ts` turned off (`--no-<flag>`) from its first line, before any
+ * import: one import more and Node's path functions are hot enough for Maglev, whose compiler
+ * pages then stay resident (about 2 MiB). They come back with `releaseCompilers()` or, whatever
+ * happens to start-up, after `startupCompilerHoldMaxMs`.
  */
-export function holdCompilers(execArgv: readonly string[] = process.execArgv): readonly string[] {
-  if (held.length > 0) return held
-  held = heldCompilerFlags.filter((flag) => !execArgv.some((arg) => arg.replace(/_/g, '-').replace(/^--no-/, '--').split('=')[0] === `--${flag}` || (flag === 'turbofan' && /^--(no-)?opt$/.test(arg))))
-  for (const flag of held) setFlagsFromString(`--no-${flag}`)
+export function adoptHeldCompilers(flags: readonly string[]): void {
+  if (flags.length === 0) return
+  held = [...new Set([...held, ...flags])]
+  clearTimeout(holdTimer)
   holdTimer = setTimeout(releaseCompilers, defaults.startupCompilerHoldMaxMs)
   holdTimer.unref()
-  return held
 }
 
 /** Turns the held compilers back on (V8's defaults); idempotent. */
