@@ -5,6 +5,7 @@ import { startAgent, type RunningAgent } from './system/start-agent.js'
 import type { AgentConfig } from './config/schema.js'
 import { launchCurrentVersion } from './services/upgrade/launcher.js'
 import { packageRoot } from './version.js'
+import { settleAfterStartup } from './services/runtime/startup-memory.js'
 
 // Daemon entry: load config -> create system -> start -> wait for SIGINT/SIGTERM -> stop in
 // order -> exit 0 (design.md layout, issue "Foundation" 3).
@@ -65,7 +66,10 @@ async function runWithLogger(options: RunDaemonOptions, logger: Logger): Promise
     return 1
   }
   await options.onStarted?.(agent, logger)
+  // Issue 18: what start-up leaves resident (compiler code, garbage) goes once it has settled.
+  const cancelSettle = settleAfterStartup((result) => logger.debug(result, 'start-up settled: compilers back, heap compacted'))
   const received = await Promise.race([signal.promise, agent.exitRequested])
+  cancelSettle()
   if (typeof received === 'number') logger.info({ exitCode: received }, 'stopping to restart into the new version')
   else logger.info({ signal: received }, 'signal received; stopping')
   const { clean } = await agent.stop()

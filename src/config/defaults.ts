@@ -16,6 +16,10 @@ export const shutdownDeadlineMs = 5_000
 export const childRestartBaseMs = 1_000
 export const childRestartMaxMs = 60_000
 export const inspectionRingSize = 1_000
+/** After the agent has started, this long before V8's compilers come back and the heap is compacted (issue 18, docs/operations.md "Idle footprint"). */
+export const startupMemorySettleMs = 5_000
+/** The compilers held off during start-up come back after this long whatever happens to start-up. */
+export const startupCompilerHoldMaxMs = 30_000
 /** SSE comment interval on the admin listener's /debug/events. */
 export const adminEventsKeepAliveMs = 15_000
 /** How long the CLI waits for the daemon's admin listener. */

@@ -84,6 +84,21 @@ describe('the daemon, run as a person would', () => {
     expect(result.stderr).toContain('library.paths')
   })
 
+  // Issue 18 (idle footprint): `daemon` parses its two options itself; the CLI framework and every
+  // other command's modules stay unloaded, while help and usage errors still come from the full CLI.
+  it('starts the daemon without loading the CLI framework, with the same messages and exit codes', async () => {
+    const missing = await runCli(['daemon', '--config', '/nonexistent/media-agent.toml', '--log-level=warn'], { NODE_DEBUG: 'module' })
+    expect(missing.code).toBe(78)
+    expect(missing.stderr).toContain('Cannot read config file /nonexistent/media-agent.toml')
+    expect(missing.stderr).not.toMatch(/clipanion/i)
+    const bogus = await runCli(['daemon', '--bogus'])
+    expect(bogus.code).toBe(2)
+    expect(bogus.stderr).toContain('Unsupported option name ("--bogus")')
+    const badLevel = await runCli(['daemon', '--log-level', 'loud'])
+    expect(badLevel.code).toBe(2)
+    expect(badLevel.stderr).toContain('--log-level must be one of')
+  })
+
   it('prints its version and help for every command', async () => {
     const version = await runCli(['--version'])
     const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { version: string }

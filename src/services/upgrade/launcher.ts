@@ -80,8 +80,8 @@ async function settlePending(stateDir: string, log: Logger): Promise<void> {
 
 function runDelegate(options: LaunchOptions, cli: string, version: string, log: Logger): Promise<number> {
   return new Promise((resolve) => {
-    // The idle-memory flag of the CLI's shebang follows the daemon into the version it runs (docs/operations.md).
-    const memoryFlags = process.execArgv.filter((arg) => arg.startsWith('--max-semi-space-size'))
+    // The idle-memory flags of the CLI's shebang follow the daemon into the version it runs (docs/operations.md).
+    const memoryFlags = process.execArgv.filter((arg) => arg.startsWith('--max-semi-space-size') || arg === '--expose-gc')
     const child = spawn(options.nodePath ?? process.execPath, [...memoryFlags, cli, ...options.argv], {
       env: { ...options.env, [delegatedEnvVar]: '1' },
       stdio: 'inherit',
