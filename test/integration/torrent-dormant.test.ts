@@ -203,6 +203,25 @@ describe('dormant torrents', () => {
       expect(sha256(await readFile(join(data, torrent.name, files[0]!.path)))).toBe(sha256(files[0]!.data))
     }, 60_000)
 
+    it('seeds a dormant torrent again after a pause and a resume, and rechecks one, from its saved metadata rather than its magnet link', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-pause-')
+      // No magnet link and no peers to ask: only the saved .torrent can bring it back.
+      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
+      const { port } = await engine.listening()
+      await engine.pause(torrent.infoHash)
+      expect(engine.dormancy()).toMatchObject({ live: 0, dormant: 0 })
+      const before = events.length
+      await engine.resume(torrent.infoHash)
+      await until(async () => events.slice(before).some((e) => e.type === 'done'), 10_000, 'the resumed torrent to be complete')
+      expect(engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1, size: torrent.size })
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(true)
+
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant again')
+      await engine.recheck(torrent.infoHash)
+      expect(engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1, size: torrent.size })
+    }, 60_000)
+
     it('answers a handshake that arrives just as the torrent goes dormant, whichever side of the sleep it lands on', async () => {
       const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-sleep-')
       // The grace's timer fires when the test says so: the handshake is sent right after.

@@ -154,6 +154,13 @@ interface Entry {
   torrent: Torrent | null
   bitfield?: Uint8Array
   torrentFile?: Uint8Array
+  /**
+   * torrentFile was dropped from memory when the torrent went dormant because the state dir keeps
+   * it: every later start (a wake, a resume after a pause, a recheck, a network switch) reads it
+   * back from there. Without this a start of a torrent that is no longer dormant would fall back to
+   * its magnet link and wait for peers to send metadata it already had.
+   */
+  torrentFileSaved?: boolean
   paused: boolean
   /** Serialises start/stop/remove of one torrent. */
   chain: Promise<void>
@@ -508,10 +515,11 @@ export class WebTorrentEngine implements TorrentEngine {
     if (!entry || entry.paused || this.#closed || this.#replacing || (entry.torrent && !entry.torrent.destroyed)) return
     if (entry.dormant && !options.live) return
     let parsed: ParsedTorrent
+    let torrentFile: Uint8Array | undefined
     let saved = false
     try {
       // A dormant torrent's .torrent was dropped from memory: it is read back from the state dir.
-      const torrentFile = entry.torrentFile ?? (entry.dormant ? await readFile(this.#savedTorrentPath(infoHash)) : undefined)
+      torrentFile = entry.torrentFile ?? (entry.torrentFileSaved ? await readFile(this.#savedTorrentPath(infoHash)) : undefined)
       saved = torrentFile !== undefined
       parsed = torrentFile
         ? await parseTorrentFile(torrentFile, `saved metadata of ${infoHash}`)
@@ -530,7 +538,7 @@ export class WebTorrentEngine implements TorrentEngine {
       if (!options.live && this.#idleGraceMs > 0 && parsed.pieces && parsed.files
         && await this.#pieceMaps.complete(infoHash, { pieces: parsed.pieces.length, files: parsed.files }, addOptions.path!)) {
         if (entry.paused || this.#closed || this.#replacing) return
-        await this.#restoreDormant(entry, infoHash, parsed, addOptions.path!)
+        await this.#restoreDormant(entry, infoHash, parsed, addOptions.path!, torrentFile)
         return
       }
       Object.assign(addOptions, await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!))
@@ -662,8 +670,7 @@ export class WebTorrentEngine implements TorrentEngine {
   }
 
   /** A start whose map says complete: dormant at once, the task told as a live start would (metadata, ready, done). */
-  async #restoreDormant(entry: Entry, infoHash: string, parsed: ParsedTorrent, root: string): Promise<void> {
-    const torrentFile = entry.torrentFile
+  async #restoreDormant(entry: Entry, infoHash: string, parsed: ParsedTorrent, root: string, torrentFile: Uint8Array | undefined): Promise<void> {
     await this.#enterDormant(entry, dormantRecordOf(parsed as Parameters<typeof dormantRecordOf>[0], root), { started: true })
     const record = entry.dormant!
     if (torrentFile) this.#emit(entry, { type: 'metadata', infoHash, name: record.name, size: record.length, files: record.files.map((f) => ({ path: f.path, size: f.size })), torrentFile, saved: true })
@@ -673,7 +680,10 @@ export class WebTorrentEngine implements TorrentEngine {
 
   async #enterDormant(entry: Entry, record: DormantRecord, options: { started: boolean }): Promise<void> {
     // The .torrent stays in memory only when the state dir has no copy to read back at the wake.
-    if (entry.torrentFile && await stat(this.#savedTorrentPath(record.infoHash)).then((s) => s.isFile(), () => false)) entry.torrentFile = undefined
+    if (entry.torrentFile && await stat(this.#savedTorrentPath(record.infoHash)).then((s) => s.isFile(), () => false)) {
+      entry.torrentFile = undefined
+      entry.torrentFileSaved = true
+    }
     entry.dormant = record
     this.#dormantByHashHash.set(record.infoHashHash, record.infoHash)
     this.#announcer.add({ infoHash: record.infoHash, announce: record.announce, private: record.private, uploaded: entry.uploadedCarry }, options)
