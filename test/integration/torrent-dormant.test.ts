@@ -222,6 +222,21 @@ describe('dormant torrents', () => {
       expect(engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1, size: torrent.size })
     }, 60_000)
 
+    it('fails a reader and refuses a peer at once when a dormant torrent cannot be woken, instead of holding them open', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-lost-')
+      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
+      const { port } = await engine.listening()
+      // The saved .torrent the wake reads back is gone (a state dir cleaned by hand).
+      await rm(join(state, 'torrents', `${torrent.infoHash}.torrent`))
+      const read = (async () => {
+        for await (const chunk of engine.createReadStream(torrent.infoHash, 0)) void chunk
+      })()
+      await expect(read).rejects.toThrow(/could not be woken/)
+      expect(events.some((e) => e.type === 'error')).toBe(true)
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(false)
+    }, 60_000)
+
     it('answers a handshake that arrives just as the torrent goes dormant, whichever side of the sleep it lands on', async () => {
       const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-sleep-')
       // The grace's timer fires when the test says so: the handshake is sent right after.

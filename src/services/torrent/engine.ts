@@ -711,8 +711,13 @@ export class WebTorrentEngine implements TorrentEngine {
     entry.waking ??= (async () => {
       try {
         await this.#enqueue(entry, () => this.#launch(infoHash, { live: true }))
+        // Nothing was started (paused or removed meanwhile, a network switch, its .torrent
+        // unreadable): waiting for a 'ready' that will not come would hold the peer's connection
+        // (or the reader) open for good.
+        if (!entry.torrent || entry.torrent.destroyed) return null
         return await this.#whenReady(infoHash)
-      } catch {
+      } catch (err) {
+        this.#log.debug({ err, infoHash }, 'dormant torrent could not be woken')
         return null
       } finally {
         entry.waking = undefined
@@ -845,6 +850,8 @@ export class WebTorrentEngine implements TorrentEngine {
     if (options.wake && sleeper && !sleeper.paused && (sleeper.dormant || sleeper.sleeping)) {
       const woken = await this.#wake(sleeper, infoHash)
       if (woken) return woken
+      // A paused torrent's reader waits for the resume, as for a live one; any other failed wake is final.
+      if (!sleeper.paused && !sleeper.torrent) throw new TorrentNotFoundError(`torrent ${infoHash} could not be woken to read its data`)
     }
     const torrent = this.#entries.get(infoHash)?.torrent
     if (torrent && torrent.ready && !torrent.destroyed) return torrent
