@@ -10,6 +10,8 @@ import { makeTorrent, sha256, writeTorrentFiles, type FixtureTorrent } from '../
 import { seedsTorrent } from '../helpers/bt-probe.js'
 import type { DueTimers } from '../../src/services/torrent/due-queue.js'
 import { randomBytes } from 'node:crypto'
+import { createSocket } from 'node:dgram'
+import { trackerAnnounceOnce } from '../../src/services/torrent/dormant-announcer.js'
 
 // Dormant torrents (docs/torrents.md): a complete seeding torrent without peers gives up its
 // webtorrent object after the idle grace, keeps being announced by the engine's scheduler, and
@@ -156,6 +158,25 @@ describe('dormant torrents', () => {
     expect(two.engine.dormancy()).toMatchObject({ live: 1, dormant: 0 })
     expect(two.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1 })
   }, 60_000)
+
+  it('ends an announce to a tracker that never answers as soon as the engine closes, not at its timeout', async () => {
+    // A UDP "tracker" that reads and never replies: only the timeout or the close can end the announce.
+    const silent = createSocket('udp4')
+    let received = 0
+    silent.on('message', () => { received++ })
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve))
+    try {
+      const announce = trackerAnnounceOnce({ peerId: () => 'aa'.repeat(20), port: () => 6881, proxyOpts: () => ({}), dht: () => undefined, timeoutMs: 600_000 })
+      const closing = new AbortController()
+      const target = { infoHash: 'bb'.repeat(20), announce: [`udp://127.0.0.1:${silent.address().port}`], private: false, uploaded: 0 }
+      const result = announce(target, 'started', closing.signal)
+      await until(async () => received > 0, 10_000, 'the announce to reach the tracker')
+      closing.abort()
+      await expect(result).resolves.toMatchObject({ answered: 0, trackers: 1 })
+    } finally {
+      silent.close()
+    }
+  }, 30_000)
 
   describe('races', () => {
     const pieces = Math.ceil(files.reduce((sum, f) => sum + f.data.length, 0) / pieceLength)

@@ -30,8 +30,8 @@ export interface AnnounceResult {
   intervalMs?: number
 }
 
-/** One announce of one torrent, to all its trackers (and the DHT). */
-export type AnnounceOnce = (target: DormantTarget, event: 'started' | 'update') => Promise<AnnounceResult>
+/** One announce of one torrent, to all its trackers (and the DHT); `signal` ends it early (the engine closes). */
+export type AnnounceOnce = (target: DormantTarget, event: 'started' | 'update', signal: AbortSignal) => Promise<AnnounceResult>
 
 export interface DormantAnnouncerOptions {
   announceOnce: AnnounceOnce
@@ -65,6 +65,8 @@ export class DormantAnnouncer {
   /** Due but waiting for a slot, oldest first. */
   readonly #waiting: string[] = []
   readonly #inFlight = new Set<string>()
+  /** Ends the announces in flight at close: their tracker sockets do not outlive the engine. */
+  readonly #closing = new AbortController()
   #announced = 0
 
   constructor(options: DormantAnnouncerOptions) {
@@ -106,6 +108,7 @@ export class DormantAnnouncer {
     this.#scheduled.clear()
     this.#waiting.length = 0
     this.#queue.close()
+    this.#closing.abort()
   }
 
   #due(keys: string[]): void {
@@ -126,7 +129,7 @@ export class DormantAnnouncer {
     this.#inFlight.add(infoHash)
     let result: AnnounceResult | undefined
     try {
-      result = await this.#options.announceOnce(scheduled.target, scheduled.started ? 'started' : 'update')
+      result = await this.#options.announceOnce(scheduled.target, scheduled.started ? 'started' : 'update', this.#closing.signal)
       this.#announced++
     } catch (err) {
       this.#options.onError?.(err, infoHash)
@@ -181,12 +184,14 @@ export interface TrackerAnnounceOptions {
 
 /** The real AnnounceOnce: bittorrent-tracker's client (the copy webtorrent uses), made for one announce. */
 export function trackerAnnounceOnce(options: TrackerAnnounceOptions): AnnounceOnce {
-  return async (target, event) => {
+  return async (target, event, signal) => {
+    if (signal.aborted) return { answered: 0, trackers: 0 }
     const dht = target.private ? undefined : options.dht()
     const port = options.port()
     if (dht) dht.announce(target.infoHash, port, () => {})
     if (target.announce.length === 0) return { answered: 0, trackers: 0 }
     const Client = await (trackerClientClass ??= import(trackerModuleUrl('client.js')).then((m: { default: TrackerClientClass }) => m.default))
+    if (signal.aborted) return { answered: 0, trackers: target.announce.length }
     const client = new Client({
       infoHash: target.infoHash,
       peerId: options.peerId(),
@@ -203,13 +208,16 @@ export function trackerAnnounceOnce(options: TrackerAnnounceOptions): AnnounceOn
     const answeredBy = new Set<string>()
     let warnings = 0
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.timeoutMs)
+      const finish = () => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', finish)
+        resolve()
+      }
+      const timer = setTimeout(finish, options.timeoutMs)
       timer.unref()
+      signal.addEventListener('abort', finish)
       const check = () => {
-        if (answeredBy.size + warnings >= trackers) {
-          clearTimeout(timer)
-          resolve()
-        }
+        if (answeredBy.size + warnings >= trackers) finish()
       }
       client.on('update', (data: { announce?: string }) => {
         if (data.announce) answeredBy.add(data.announce)
@@ -225,7 +233,7 @@ export function trackerAnnounceOnce(options: TrackerAnnounceOptions): AnnounceOn
       })
       // Peers the tracker returns are not dialled: a dormant torrent waits to be connected to.
       client.on('peer', () => {})
-      if (trackers === 0) resolve()
+      if (trackers === 0) finish()
       else if (event === 'started') client.start()
       else client.update()
     })
