@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events'
 import { DueQueue, realDueTimers, type DueTimers } from './due-queue.js'
 import { jitteredIntervalMs } from './idle-timers.js'
 import { trackerModuleUrl } from './peer-network.js'
+import { torrentDormantMaxAnnouncesInFlight } from '../../config/defaults.js'
 
 // Announces for dormant torrents (docs/torrents.md, Dormant torrents). A dormant torrent has no
 // webtorrent object, so nothing of webtorrent's announces it; if nothing did, trackers would
@@ -43,7 +44,7 @@ export interface DormantAnnouncerOptions {
   /** A torrent none of whose trackers answered is tried again after this, doubling up to retryMaxMs. */
   retryMinMs: number
   retryMaxMs: number
-  /** Announces in flight at once; due ones wait for a slot. */
+  /** Announces in flight at once; due ones wait for a slot (defaults.torrentDormantMaxAnnouncesInFlight). */
   maxInFlight?: number
   timers?: DueTimers
   random?: () => number
@@ -117,7 +118,7 @@ export class DormantAnnouncer {
   }
 
   #drain(): void {
-    const max = this.#options.maxInFlight ?? 8
+    const max = this.#options.maxInFlight ?? torrentDormantMaxAnnouncesInFlight
     while (this.#inFlight.size < max && this.#waiting.length > 0) {
       const infoHash = this.#waiting.shift()!
       const scheduled = this.#scheduled.get(infoHash)
