@@ -193,21 +193,24 @@ describe('dormant torrents', () => {
       return { data, state, torrent }
     }
 
+    /** A quiet torrent's engine once the torrent is dormant, and its peer port. */
+    async function dormantEngine(prefix: string) {
+      const quiet = await quietTorrent(prefix)
+      const started = startEngine({ data: quiet.data, state: quiet.state, announce: [], graceMs: 200 }, quiet.torrent)
+      await until(async () => started.engine.dormancy().dormant === 1, 20_000, 'dormant')
+      const { port } = await started.engine.listening()
+      return { ...quiet, ...started, port }
+    }
+
     it('answers two handshakes that arrive at once with one wake, and every piece to both', async () => {
-      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-two-')
-      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
-      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
-      const { port } = await engine.listening()
+      const { torrent, events, port } = await dormantEngine('ma-torrent-dormant-two-')
       const answers = await Promise.all([seedsTorrent(port, torrent.infoHash, pieces, 10_000), seedsTorrent(port, torrent.infoHash, pieces, 10_000)])
       expect(answers).toEqual([true, true])
       expect(events.filter((e) => e.type === 'dormant' && !e.dormant)).toHaveLength(1)
     }, 60_000)
 
     it('refuses the peer of a wake that a removal overtakes, and keeps nothing of the torrent', async () => {
-      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-remove-')
-      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
-      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
-      const { port } = await engine.listening()
+      const { data, torrent, engine, events, port } = await dormantEngine('ma-torrent-dormant-remove-')
       let removal: Promise<void> | undefined
       // The wake has begun (the record is gone, the webtorrent torrent about to be made): remove now.
       engine.start({ infoHash: torrent.infoHash }, (event) => {
@@ -225,11 +228,8 @@ describe('dormant torrents', () => {
     }, 60_000)
 
     it('seeds a dormant torrent again after a pause and a resume, and rechecks one, from its saved metadata rather than its magnet link', async () => {
-      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-pause-')
       // No magnet link and no peers to ask: only the saved .torrent can bring it back.
-      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
-      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
-      const { port } = await engine.listening()
+      const { torrent, engine, events, port } = await dormantEngine('ma-torrent-dormant-pause-')
       await engine.pause(torrent.infoHash)
       expect(engine.dormancy()).toMatchObject({ live: 0, dormant: 0 })
       const before = events.length
@@ -244,10 +244,7 @@ describe('dormant torrents', () => {
     }, 60_000)
 
     it('fails a reader and refuses a peer at once when a dormant torrent cannot be woken, instead of holding them open', async () => {
-      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-lost-')
-      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
-      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
-      const { port } = await engine.listening()
+      const { state, torrent, engine, events, port } = await dormantEngine('ma-torrent-dormant-lost-')
       // The saved .torrent the wake reads back is gone (a state dir cleaned by hand).
       await rm(join(state, 'torrents', `${torrent.infoHash}.torrent`))
       const read = (async () => {
