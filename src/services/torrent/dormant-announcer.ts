@@ -65,7 +65,11 @@ export class DormantAnnouncer {
   readonly #queue: DueQueue<string>
   /** Due but waiting for a slot, oldest first. */
   readonly #waiting: string[] = []
-  readonly #inFlight = new Set<string>()
+  /**
+   * Announces in flight. A count, not a set of info hashes: a torrent woken and dormant again
+   * while its last announce is out has two in flight, and both hold a slot.
+   */
+  #inFlight = 0
   /** Ends the announces in flight at close: their tracker sockets do not outlive the engine. */
   readonly #closing = new AbortController()
   #announced = 0
@@ -119,7 +123,7 @@ export class DormantAnnouncer {
 
   #drain(): void {
     const max = this.#options.maxInFlight ?? torrentDormantMaxAnnouncesInFlight
-    while (this.#inFlight.size < max && this.#waiting.length > 0) {
+    while (this.#inFlight < max && this.#waiting.length > 0) {
       const infoHash = this.#waiting.shift()!
       const scheduled = this.#scheduled.get(infoHash)
       if (scheduled) void this.#announce(infoHash, scheduled)
@@ -127,7 +131,7 @@ export class DormantAnnouncer {
   }
 
   async #announce(infoHash: string, scheduled: Scheduled): Promise<void> {
-    this.#inFlight.add(infoHash)
+    this.#inFlight++
     let result: AnnounceResult | undefined
     try {
       result = await this.#options.announceOnce(scheduled.target, scheduled.started ? 'started' : 'update', this.#closing.signal)
@@ -135,7 +139,7 @@ export class DormantAnnouncer {
     } catch (err) {
       this.#options.onError?.(err, infoHash)
     } finally {
-      this.#inFlight.delete(infoHash)
+      this.#inFlight--
     }
     // Woken or removed meanwhile: its live torrent (or nothing) announces now.
     if (this.#scheduled.get(infoHash) === scheduled) {
