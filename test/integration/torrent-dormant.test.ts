@@ -227,6 +227,20 @@ describe('dormant torrents', () => {
       expect(sha256(await readFile(join(data, torrent.name, files[0]!.path)))).toBe(sha256(files[0]!.data))
     }, 60_000)
 
+    it('refuses the peer of a wake that a pause overtakes instead of holding it until a resume', async () => {
+      const { torrent, engine, port } = await dormantEngine('ma-torrent-dormant-pause-wake-')
+      let pausing: Promise<void> | undefined
+      // The wake has begun (the record is gone, the webtorrent torrent about to be made): pause now.
+      engine.start({ infoHash: torrent.infoHash }, (event) => {
+        if (event.type === 'dormant' && !event.dormant && !pausing) pausing = engine.pause(torrent.infoHash)
+      })
+      // Far longer than the test's own limit: only an answer (a refusal) ends this in time.
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 120_000)).toBe(false)
+      await pausing
+      expect(pausing).toBeDefined()
+      expect(engine.dormancy()).toMatchObject({ live: 0, dormant: 0 })
+    }, 30_000)
+
     it('seeds a dormant torrent again after a pause and a resume, and rechecks one, from its saved metadata rather than its magnet link', async () => {
       // No magnet link and no peers to ask: only the saved .torrent can bring it back.
       const { torrent, engine, events, port } = await dormantEngine('ma-torrent-dormant-pause-')
