@@ -185,6 +185,8 @@ export interface TrackerAnnounceOptions {
   dht: () => { announce(infoHash: string, port: number, cb: (err?: Error) => void): void } | undefined
   /** Gives up on trackers that have not answered by then. */
   timeoutMs: number
+  /** A DHT announce that failed (it does not hold up the trackers' answers). */
+  onDhtError?: (err: Error, infoHash: string) => void
 }
 
 /** The real AnnounceOnce: bittorrent-tracker's client (the copy webtorrent uses), made for one announce. */
@@ -193,7 +195,7 @@ export function trackerAnnounceOnce(options: TrackerAnnounceOptions): AnnounceOn
     if (signal.aborted) return { answered: 0, trackers: 0 }
     const dht = target.private ? undefined : options.dht()
     const port = options.port()
-    if (dht) dht.announce(target.infoHash, port, () => {})
+    if (dht) dht.announce(target.infoHash, port, (err) => { if (err) options.onDhtError?.(err, target.infoHash) })
     if (target.announce.length === 0) return { answered: 0, trackers: 0 }
     const Client = await (trackerClientClass ??= import(trackerModuleUrl('client.js')).then((m: { default: TrackerClientClass }) => m.default))
     if (signal.aborted) return { answered: 0, trackers: target.announce.length }

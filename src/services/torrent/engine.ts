@@ -243,6 +243,7 @@ export class WebTorrentEngine implements TorrentEngine {
         proxyOpts: () => (this.#network ? trackerProxyOpts(this.#network) : { httpAgent: this.#trackerDispatcher, httpsAgent: this.#trackerDispatcher }),
         dht: () => this.#client.dht || undefined,
         timeoutMs: defaults.torrentDormantAnnounceTimeoutMs,
+        onDhtError: (err, infoHash) => this.#log.debug({ err, infoHash }, 'dormant torrent DHT announce failed'),
       }),
     })
     this.#network = options.route?.current()
