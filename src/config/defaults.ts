@@ -244,6 +244,8 @@ export const torrentDormantFirstAnnounceSpreadMs = 60_000
 export const torrentDormantAnnounceIntervalMs = 30 * 60_000
 /** A dormant torrent's one-shot announce gives up on trackers that have not answered by then. */
 export const torrentDormantAnnounceTimeoutMs = 20_000
+/** Dormant-torrent announces in flight at once; due ones wait for a slot (a restart's hundreds do not open hundreds of sockets). */
+export const torrentDormantMaxAnnouncesInFlight = 8
 /** Wire messages up to this size sent in one tick leave in one socket write (wire-tuning.ts); a block (16 KiB) never waits. */
 export const torrentWireSmallMessageBytes = 256
 /**

@@ -111,6 +111,14 @@ describe('downloads through the whole agent', () => {
     const agent = await start(stateDir(), downloads())
     const record = await server.waitFor('sync', (r: SyncRecord) => r.agentId === agent.agentId && taskIn(r, taskId)?.state === 'completed', 30_000)
     expect(taskIn(record, taskId)).toMatchObject({ progress: 1, infoHash })
+    // `media-agent torrent status` (GET /api/torrents/status): a completed task holds no torrent in the engine.
+    const configFile = join(stateDir(), '..', 'config.toml')
+    const status = await runCli(['torrent', 'status', '--config', configFile])
+    expect(status).toMatchObject({ code: 0 })
+    expect(status.stdout).toMatch(/^torrent engine (started|not started): 0 live, 0 dormant/)
+    expect(status.stdout).toContain(`${taskId}  completed  ${infoHash}`)
+    const json = await runCli(['torrent', 'status', '--json', '--config', configFile])
+    expect(JSON.parse(json.stdout)).toMatchObject({ live: 0, dormant: 0, tasks: [{ id: taskId, infoHash, state: 'completed', dormant: false }] })
   })
 
   it('rechecks a completed task on `media-agent torrent recheck`: a byte damaged on disk is found and the task downloads again', async () => {

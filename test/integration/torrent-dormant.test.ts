@@ -10,6 +10,8 @@ import { makeTorrent, sha256, writeTorrentFiles, type FixtureTorrent } from '../
 import { seedsTorrent } from '../helpers/bt-probe.js'
 import type { DueTimers } from '../../src/services/torrent/due-queue.js'
 import { randomBytes } from 'node:crypto'
+import { createSocket } from 'node:dgram'
+import { trackerAnnounceOnce } from '../../src/services/torrent/dormant-announcer.js'
 
 // Dormant torrents (docs/torrents.md): a complete seeding torrent without peers gives up its
 // webtorrent object after the idle grace, keeps being announced by the engine's scheduler, and
@@ -157,6 +159,25 @@ describe('dormant torrents', () => {
     expect(two.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1 })
   }, 60_000)
 
+  it('ends an announce to a tracker that never answers as soon as the engine closes, not at its timeout', async () => {
+    // A UDP "tracker" that reads and never replies: only the timeout or the close can end the announce.
+    const silent = createSocket('udp4')
+    let received = 0
+    silent.on('message', () => { received++ })
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve))
+    try {
+      const announce = trackerAnnounceOnce({ peerId: () => 'aa'.repeat(20), port: () => 6881, proxyOpts: () => ({}), dht: () => undefined, timeoutMs: 600_000 })
+      const closing = new AbortController()
+      const target = { infoHash: 'bb'.repeat(20), announce: [`udp://127.0.0.1:${silent.address().port}`], private: false, uploaded: 0 }
+      const result = announce(target, 'started', closing.signal)
+      await until(async () => received > 0, 10_000, 'the announce to reach the tracker')
+      closing.abort()
+      await expect(result).resolves.toMatchObject({ answered: 0, trackers: 1 })
+    } finally {
+      silent.close()
+    }
+  }, 30_000)
+
   describe('races', () => {
     const pieces = Math.ceil(files.reduce((sum, f) => sum + f.data.length, 0) / pieceLength)
 
@@ -172,21 +193,24 @@ describe('dormant torrents', () => {
       return { data, state, torrent }
     }
 
+    /** A quiet torrent's engine once the torrent is dormant, and its peer port. */
+    async function dormantEngine(prefix: string) {
+      const quiet = await quietTorrent(prefix)
+      const started = startEngine({ data: quiet.data, state: quiet.state, announce: [], graceMs: 200 }, quiet.torrent)
+      await until(async () => started.engine.dormancy().dormant === 1, 20_000, 'dormant')
+      const { port } = await started.engine.listening()
+      return { ...quiet, ...started, port }
+    }
+
     it('answers two handshakes that arrive at once with one wake, and every piece to both', async () => {
-      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-two-')
-      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
-      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
-      const { port } = await engine.listening()
+      const { torrent, events, port } = await dormantEngine('ma-torrent-dormant-two-')
       const answers = await Promise.all([seedsTorrent(port, torrent.infoHash, pieces, 10_000), seedsTorrent(port, torrent.infoHash, pieces, 10_000)])
       expect(answers).toEqual([true, true])
       expect(events.filter((e) => e.type === 'dormant' && !e.dormant)).toHaveLength(1)
     }, 60_000)
 
     it('refuses the peer of a wake that a removal overtakes, and keeps nothing of the torrent', async () => {
-      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-remove-')
-      const { engine, events } = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
-      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
-      const { port } = await engine.listening()
+      const { data, torrent, engine, events, port } = await dormantEngine('ma-torrent-dormant-remove-')
       let removal: Promise<void> | undefined
       // The wake has begun (the record is gone, the webtorrent torrent about to be made): remove now.
       engine.start({ infoHash: torrent.infoHash }, (event) => {
@@ -201,6 +225,48 @@ describe('dormant torrents', () => {
       expect(events.some((e) => e.type === 'dormant' && !e.dormant)).toBe(true)
       // The files stay (deleteFiles: false); the map goes with the torrent.
       expect(sha256(await readFile(join(data, torrent.name, files[0]!.path)))).toBe(sha256(files[0]!.data))
+    }, 60_000)
+
+    it('refuses the peer of a wake that a pause overtakes instead of holding it until a resume', async () => {
+      const { torrent, engine, port } = await dormantEngine('ma-torrent-dormant-pause-wake-')
+      let pausing: Promise<void> | undefined
+      // The wake has begun (the record is gone, the webtorrent torrent about to be made): pause now.
+      engine.start({ infoHash: torrent.infoHash }, (event) => {
+        if (event.type === 'dormant' && !event.dormant && !pausing) pausing = engine.pause(torrent.infoHash)
+      })
+      // Far longer than the test's own limit: only an answer (a refusal) ends this in time.
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 120_000)).toBe(false)
+      await pausing
+      expect(pausing).toBeDefined()
+      expect(engine.dormancy()).toMatchObject({ live: 0, dormant: 0 })
+    }, 30_000)
+
+    it('seeds a dormant torrent again after a pause and a resume, and rechecks one, from its saved metadata rather than its magnet link', async () => {
+      // No magnet link and no peers to ask: only the saved .torrent can bring it back.
+      const { torrent, engine, events, port } = await dormantEngine('ma-torrent-dormant-pause-')
+      await engine.pause(torrent.infoHash)
+      expect(engine.dormancy()).toMatchObject({ live: 0, dormant: 0 })
+      const before = events.length
+      await engine.resume(torrent.infoHash)
+      await until(async () => events.slice(before).some((e) => e.type === 'done'), 10_000, 'the resumed torrent to be complete')
+      expect(engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1, size: torrent.size })
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(true)
+
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant again')
+      await engine.recheck(torrent.infoHash)
+      expect(engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1, size: torrent.size })
+    }, 60_000)
+
+    it('fails a reader and refuses a peer at once when a dormant torrent cannot be woken, instead of holding them open', async () => {
+      const { state, torrent, engine, events, port } = await dormantEngine('ma-torrent-dormant-lost-')
+      // The saved .torrent the wake reads back is gone (a state dir cleaned by hand).
+      await rm(join(state, 'torrents', `${torrent.infoHash}.torrent`))
+      const read = (async () => {
+        for await (const chunk of engine.createReadStream(torrent.infoHash, 0)) void chunk
+      })()
+      await expect(read).rejects.toThrow(/could not be woken/)
+      expect(events.some((e) => e.type === 'error')).toBe(true)
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(false)
     }, 60_000)
 
     it('answers a handshake that arrives just as the torrent goes dormant, whichever side of the sleep it lands on', async () => {

@@ -165,6 +165,36 @@ describe('DormantAnnouncer', () => {
     ), { numRuns: 40 })
   })
 
+  it('keeps the in-flight limit when a torrent sleeps again while its last announce is still in flight', async () => {
+    const clock = new FakeClock()
+    let inFlight = 0
+    let maxSeen = 0
+    const release: (() => void)[] = []
+    const announcer = new DormantAnnouncer({
+      timers: clock, firstSpreadMs: 0, defaultIntervalMs: 60_000, jitter: 0, retryMinMs: 2_000, retryMaxMs: 300_000, maxInFlight: 2,
+      announceOnce: async () => {
+        inFlight++
+        maxSeen = Math.max(maxSeen, inFlight)
+        await new Promise<void>((resolve) => release.push(resolve))
+        inFlight--
+        return { answered: 1, trackers: 1 }
+      },
+    })
+    announcer.add(target(1))
+    await clock.advanceTo(1)
+    expect(inFlight).toBe(1)
+    // Woken and dormant again before its announce came back; another torrent is due too.
+    announcer.delete(target(1).infoHash)
+    announcer.add(target(1))
+    announcer.add(target(2))
+    await clock.advanceTo(2)
+    expect(maxSeen).toBe(2)
+    for (const done of release.splice(0)) done()
+    for (let i = 0; i < 10; i++) await Promise.resolve()
+    expect(maxSeen).toBe(2)
+    announcer.close()
+  })
+
   it('asks again sooner when no tracker answered, doubling up to the maximum, then keeps the tracker interval', async () => {
     const clock = new FakeClock()
     const times: number[] = []

@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events'
 import { DueQueue, realDueTimers, type DueTimers } from './due-queue.js'
 import { jitteredIntervalMs } from './idle-timers.js'
 import { trackerModuleUrl } from './peer-network.js'
+import { torrentDormantMaxAnnouncesInFlight } from '../../config/defaults.js'
 
 // Announces for dormant torrents (docs/torrents.md, Dormant torrents). A dormant torrent has no
 // webtorrent object, so nothing of webtorrent's announces it; if nothing did, trackers would
@@ -30,8 +31,8 @@ export interface AnnounceResult {
   intervalMs?: number
 }
 
-/** One announce of one torrent, to all its trackers (and the DHT). */
-export type AnnounceOnce = (target: DormantTarget, event: 'started' | 'update') => Promise<AnnounceResult>
+/** One announce of one torrent, to all its trackers (and the DHT); `signal` ends it early (the engine closes). */
+export type AnnounceOnce = (target: DormantTarget, event: 'started' | 'update', signal: AbortSignal) => Promise<AnnounceResult>
 
 export interface DormantAnnouncerOptions {
   announceOnce: AnnounceOnce
@@ -43,7 +44,7 @@ export interface DormantAnnouncerOptions {
   /** A torrent none of whose trackers answered is tried again after this, doubling up to retryMaxMs. */
   retryMinMs: number
   retryMaxMs: number
-  /** Announces in flight at once; due ones wait for a slot. */
+  /** Announces in flight at once; due ones wait for a slot (defaults.torrentDormantMaxAnnouncesInFlight). */
   maxInFlight?: number
   timers?: DueTimers
   random?: () => number
@@ -64,7 +65,13 @@ export class DormantAnnouncer {
   readonly #queue: DueQueue<string>
   /** Due but waiting for a slot, oldest first. */
   readonly #waiting: string[] = []
-  readonly #inFlight = new Set<string>()
+  /**
+   * Announces in flight. A count, not a set of info hashes: a torrent woken and dormant again
+   * while its last announce is out has two in flight, and both hold a slot.
+   */
+  #inFlight = 0
+  /** Ends the announces in flight at close: their tracker sockets do not outlive the engine. */
+  readonly #closing = new AbortController()
   #announced = 0
 
   constructor(options: DormantAnnouncerOptions) {
@@ -106,6 +113,7 @@ export class DormantAnnouncer {
     this.#scheduled.clear()
     this.#waiting.length = 0
     this.#queue.close()
+    this.#closing.abort()
   }
 
   #due(keys: string[]): void {
@@ -114,8 +122,8 @@ export class DormantAnnouncer {
   }
 
   #drain(): void {
-    const max = this.#options.maxInFlight ?? 8
-    while (this.#inFlight.size < max && this.#waiting.length > 0) {
+    const max = this.#options.maxInFlight ?? torrentDormantMaxAnnouncesInFlight
+    while (this.#inFlight < max && this.#waiting.length > 0) {
       const infoHash = this.#waiting.shift()!
       const scheduled = this.#scheduled.get(infoHash)
       if (scheduled) void this.#announce(infoHash, scheduled)
@@ -123,15 +131,15 @@ export class DormantAnnouncer {
   }
 
   async #announce(infoHash: string, scheduled: Scheduled): Promise<void> {
-    this.#inFlight.add(infoHash)
+    this.#inFlight++
     let result: AnnounceResult | undefined
     try {
-      result = await this.#options.announceOnce(scheduled.target, scheduled.started ? 'started' : 'update')
+      result = await this.#options.announceOnce(scheduled.target, scheduled.started ? 'started' : 'update', this.#closing.signal)
       this.#announced++
     } catch (err) {
       this.#options.onError?.(err, infoHash)
     } finally {
-      this.#inFlight.delete(infoHash)
+      this.#inFlight--
     }
     // Woken or removed meanwhile: its live torrent (or nothing) announces now.
     if (this.#scheduled.get(infoHash) === scheduled) {
@@ -177,16 +185,20 @@ export interface TrackerAnnounceOptions {
   dht: () => { announce(infoHash: string, port: number, cb: (err?: Error) => void): void } | undefined
   /** Gives up on trackers that have not answered by then. */
   timeoutMs: number
+  /** A DHT announce that failed (it does not hold up the trackers' answers). */
+  onDhtError?: (err: Error, infoHash: string) => void
 }
 
 /** The real AnnounceOnce: bittorrent-tracker's client (the copy webtorrent uses), made for one announce. */
 export function trackerAnnounceOnce(options: TrackerAnnounceOptions): AnnounceOnce {
-  return async (target, event) => {
+  return async (target, event, signal) => {
+    if (signal.aborted) return { answered: 0, trackers: 0 }
     const dht = target.private ? undefined : options.dht()
     const port = options.port()
-    if (dht) dht.announce(target.infoHash, port, () => {})
+    if (dht) dht.announce(target.infoHash, port, (err) => { if (err) options.onDhtError?.(err, target.infoHash) })
     if (target.announce.length === 0) return { answered: 0, trackers: 0 }
     const Client = await (trackerClientClass ??= import(trackerModuleUrl('client.js')).then((m: { default: TrackerClientClass }) => m.default))
+    if (signal.aborted) return { answered: 0, trackers: target.announce.length }
     const client = new Client({
       infoHash: target.infoHash,
       peerId: options.peerId(),
@@ -203,13 +215,16 @@ export function trackerAnnounceOnce(options: TrackerAnnounceOptions): AnnounceOn
     const answeredBy = new Set<string>()
     let warnings = 0
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.timeoutMs)
+      const finish = () => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', finish)
+        resolve()
+      }
+      const timer = setTimeout(finish, options.timeoutMs)
       timer.unref()
+      signal.addEventListener('abort', finish)
       const check = () => {
-        if (answeredBy.size + warnings >= trackers) {
-          clearTimeout(timer)
-          resolve()
-        }
+        if (answeredBy.size + warnings >= trackers) finish()
       }
       client.on('update', (data: { announce?: string }) => {
         if (data.announce) answeredBy.add(data.announce)
@@ -225,7 +240,7 @@ export function trackerAnnounceOnce(options: TrackerAnnounceOptions): AnnounceOn
       })
       // Peers the tracker returns are not dialled: a dormant torrent waits to be connected to.
       client.on('peer', () => {})
-      if (trackers === 0) resolve()
+      if (trackers === 0) finish()
       else if (event === 'started') client.start()
       else client.update()
     })

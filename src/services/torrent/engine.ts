@@ -1,5 +1,5 @@
 import { EventEmitter, once } from 'node:events'
-import { readFile, stat } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import type { TaskProgress } from '../../machines/task.machine.js'
 import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -18,9 +18,10 @@ import { installWireTuning } from './wire-tuning.js'
 import { installMseKeys } from './mse-keys.js'
 import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
-import { DueQueue, realDueTimers, type DueTimers } from './due-queue.js'
-import { DormantAnnouncer, trackerAnnounceOnce, type AnnounceOnce } from './dormant-announcer.js'
-import { dormantRecordOf, dormantStats, infoHashHashOf, installWakeHook, type DormantRecord } from './dormancy.js'
+import type { DueTimers } from './due-queue.js'
+import { trackerAnnounceOnce, type AnnounceOnce } from './dormant-announcer.js'
+import { dormantStats } from './dormancy.js'
+import { DormantLifecycle, type DormantEntry } from './dormant-lifecycle.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
 export type { ResolvedSource } from './source.js'
@@ -148,25 +149,12 @@ export interface TorrentEngine {
   close(): Promise<void>
 }
 
-interface Entry {
+interface Entry extends DormantEntry {
   input: StartTorrentInput
   listeners: Set<TorrentEngineListener>
-  torrent: Torrent | null
   bitfield?: Uint8Array
-  torrentFile?: Uint8Array
-  paused: boolean
   /** Serialises start/stop/remove of one torrent. */
   chain: Promise<void>
-  /** Set while the torrent is dormant: no webtorrent object, only this (dormancy.ts). */
-  dormant?: DormantRecord
-  /** Between the decision to sleep and the record (a peer arriving then waits for the wake). */
-  sleeping?: boolean
-  /** One wake for every peer and reader asking at once. */
-  waking?: Promise<Torrent | null>
-  /** Uploads of earlier webtorrent torrents of this run (before a sleep or a network switch). */
-  uploadedCarry: number
-  /** Read streams open on the torrent: it does not go dormant under them. */
-  streams: number
 }
 
 /** What the engine holds (the torrents status, /debug). */
@@ -206,13 +194,8 @@ export class WebTorrentEngine implements TorrentEngine {
   readonly #pieceMaps: PieceMaps | undefined
   /** Warnings about a reshaped webtorrent, logged once each. */
   readonly #warned = new Set<string>()
-  /** 0 when torrents never go dormant. */
-  #idleGraceMs: number
-  /** When each idle live torrent goes dormant: one timer for all (due-queue.ts). */
-  readonly #idle: DueQueue<string>
-  readonly #announcer: DormantAnnouncer
-  /** Dormant torrents by their MSE info hash hash (encrypted handshakes). */
-  readonly #dormantByHashHash = new Map<string, string>()
+  /** Idle seeding torrents going dormant and waking (dormant-lifecycle.ts). */
+  readonly #dormancy: DormantLifecycle<Entry>
 
   constructor(options: TorrentEngineOptions) {
     this.#options = options
@@ -230,11 +213,25 @@ export class WebTorrentEngine implements TorrentEngine {
       maxFreePerLength: defaults.torrentPiecePoolMaxFreePerLength, maxFreeBytes: defaults.torrentPiecePoolMaxFreeBytes, idleEmptyMs: defaults.torrentPiecePoolIdleEmptyMs,
     }), 'immediate-chunk-store changed: piece buffers are not reused (more GC per GiB)')
     const grace = options.idleGraceMs ?? defaults.torrentIdleGraceMs
-    this.#idleGraceMs = this.#pieceMaps && Number.isFinite(grace) && grace > 0 ? grace : 0
-    const timers = options.dormancyTimers
-    this.#idle = new DueQueue({ timers, onDue: (keys) => { for (const key of keys) this.#sleep(key) } })
-    this.#announcer = new DormantAnnouncer({
-      timers,
+    const pieceMaps = this.#pieceMaps
+    this.#dormancy = new DormantLifecycle<Entry>({
+      // Dormancy needs piece maps: a wake trusts the map instead of hashing.
+      idleGraceMs: pieceMaps && Number.isFinite(grace) && grace > 0 ? grace : 0,
+      timers: options.dormancyTimers,
+      host: {
+        entry: (infoHash) => this.#entries.get(infoHash),
+        enqueue: (entry, step) => this.#enqueue(entry, step),
+        halt: (entry) => this.#halt(entry, { keepUploads: true }),
+        launchLive: (infoHash) => this.#launch(infoHash, { live: true }),
+        whenReady: (infoHash) => this.#whenReady(infoHash),
+        emit: (entry, event) => this.#emit(entry, event),
+        closed: () => this.#closed,
+        busy: () => this.#closed || this.#replacing,
+        networkOpen: () => !this.#network || this.#network.isOpen(),
+        mapComplete: (infoHash, torrent, root) => pieceMaps ? pieceMaps.complete(infoHash, torrent, root) : Promise.resolve(false),
+        savedTorrentPath: (infoHash) => this.#savedTorrentPath(infoHash),
+        log: this.#log,
+      },
       firstSpreadMs: options.dormantFirstAnnounceSpreadMs ?? defaults.torrentDormantFirstAnnounceSpreadMs,
       defaultIntervalMs: defaults.torrentDormantAnnounceIntervalMs,
       jitter: options.announceJitter ?? defaults.torrentAnnounceJitter,
@@ -246,8 +243,8 @@ export class WebTorrentEngine implements TorrentEngine {
         proxyOpts: () => (this.#network ? trackerProxyOpts(this.#network) : { httpAgent: this.#trackerDispatcher, httpsAgent: this.#trackerDispatcher }),
         dht: () => this.#client.dht || undefined,
         timeoutMs: defaults.torrentDormantAnnounceTimeoutMs,
+        onDhtError: (err, infoHash) => this.#log.debug({ err, infoHash }, 'dormant torrent DHT announce failed'),
       }),
-      onError: (err, infoHash) => this.#log.debug({ err, infoHash }, 'dormant torrent announce failed'),
     })
     this.#network = options.route?.current()
     this.#client = this.#createClient(this.#network)
@@ -282,19 +279,9 @@ export class WebTorrentEngine implements TorrentEngine {
     }))
     // Torrent errors reach here only when a torrent has no 'error' listener; keep the process up.
     client.on('error', (err: Error) => this.#log.error({ err }, 'torrent client error'))
-    // A peer's handshake for a dormant torrent wakes it instead of being refused (dormancy.ts).
-    if (this.#idleGraceMs > 0) {
-      const unsupported = installWakeHook<Torrent>(client, {
-        byInfoHash: (infoHash) => this.#wakeFor(infoHash),
-        byInfoHashHash: (hashHash) => {
-          const infoHash = this.#dormantByHashHash.get(hashHash)
-          return infoHash ? this.#wakeFor(infoHash) : null
-        },
-      })
-      // Without the hook a dormant torrent could not be reached by peers: none goes dormant.
-      if (unsupported) this.#idleGraceMs = 0
-      this.#warnOnce(unsupported, 'webtorrent changed: idle torrents stay live (no dormant torrents)')
-    }
+    // A peer's handshake for a dormant torrent wakes it instead of being refused; without the
+    // hook a dormant torrent could not be reached by peers, so none goes dormant.
+    this.#warnOnce(this.#dormancy.hookClient(client), 'webtorrent changed: idle torrents stay live (no dormant torrents)')
     if (network) {
       routeClient(client, network)
       const off = network.onOpenChange((open) => this.#gate(client, open))
@@ -450,14 +437,7 @@ export class WebTorrentEngine implements TorrentEngine {
     const stream = readTorrentFile(() => this.#whenReady(key, { wake: true }), key, fileIndex, range)
     // A torrent being read from does not go dormant under its reader.
     const entry = this.#entries.get(key)
-    if (entry) {
-      entry.streams++
-      this.#idle.delete(key)
-      stream.once('close', () => {
-        entry.streams--
-        if (entry.torrent) this.#checkIdle(entry, entry.torrent)
-      })
-    }
+    if (entry) stream.once('close', this.#dormancy.readerOpened(entry))
     return stream
   }
 
@@ -469,7 +449,7 @@ export class WebTorrentEngine implements TorrentEngine {
       if (entry.dormant) dormant++
       else if (entry.torrent && !entry.torrent.destroyed) live++
     }
-    return { live, dormant, announces: this.#announcer.announced }
+    return { live, dormant, announces: this.#dormancy.announces }
   }
 
   async listening(): Promise<{ port: number }> {
@@ -486,8 +466,7 @@ export class WebTorrentEngine implements TorrentEngine {
     // Each torrent stops on its own so its last verified-piece map is written.
     await Promise.allSettled([...this.#entries.values()].map((entry) => this.#enqueue(entry, () => this.#halt(entry))))
     for (const key of this.#entries.keys()) this.#signals.emit(`gone:${key}`)
-    this.#idle.close()
-    this.#announcer.close()
+    this.#dormancy.close()
     await withTimeout(
       new Promise<void>((done) => this.#client.destroy(() => done())),
       this.#options.stopTimeoutMs ?? defaults.torrentStopTimeoutMs,
@@ -508,10 +487,11 @@ export class WebTorrentEngine implements TorrentEngine {
     if (!entry || entry.paused || this.#closed || this.#replacing || (entry.torrent && !entry.torrent.destroyed)) return
     if (entry.dormant && !options.live) return
     let parsed: ParsedTorrent
+    let torrentFile: Uint8Array | undefined
     let saved = false
     try {
       // A dormant torrent's .torrent was dropped from memory: it is read back from the state dir.
-      const torrentFile = entry.torrentFile ?? (entry.dormant ? await readFile(this.#savedTorrentPath(infoHash)) : undefined)
+      torrentFile = entry.torrentFile ?? (entry.torrentFileSaved ? await readFile(this.#savedTorrentPath(infoHash)) : undefined)
       saved = torrentFile !== undefined
       parsed = torrentFile
         ? await parseTorrentFile(torrentFile, `saved metadata of ${infoHash}`)
@@ -527,10 +507,10 @@ export class WebTorrentEngine implements TorrentEngine {
     if (!this.#pieceMaps && entry.bitfield) addOptions.bitfield = entry.bitfield
     if (this.#pieceMaps) {
       // Complete and unchanged, and nobody asking for it: straight to dormant, no webtorrent object (a restart).
-      if (!options.live && this.#idleGraceMs > 0 && parsed.pieces && parsed.files
+      if (!options.live && this.#dormancy.enabled && parsed.pieces && parsed.files
         && await this.#pieceMaps.complete(infoHash, { pieces: parsed.pieces.length, files: parsed.files }, addOptions.path!)) {
         if (entry.paused || this.#closed || this.#replacing) return
-        await this.#restoreDormant(entry, infoHash, parsed, addOptions.path!)
+        await this.#dormancy.restore(entry, parsed, addOptions.path!, torrentFile)
         return
       }
       Object.assign(addOptions, await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!))
@@ -544,7 +524,7 @@ export class WebTorrentEngine implements TorrentEngine {
       if (await noDataOnDisk(storeFilePaths(addOptions.path!, layout.files))) addOptions.bitfield = new Uint8Array(Math.ceil(layout.pieces.length / 8))
       if (entry.paused || this.#closed || this.#replacing) return
     }
-    this.#forgetDormant(entry)
+    this.#dormancy.forget(entry)
     const network = this.#network
     const torrent = withinNetwork(network, () => this.#client.add(parsed, addOptions))
     entry.torrent = torrent
@@ -571,16 +551,8 @@ export class WebTorrentEngine implements TorrentEngine {
     })
     torrent.on('done', () => this.#emit(entry, { type: 'done', infoHash }))
     torrent.on('wire', () => this.#emit(entry, { type: 'peer', infoHash }))
-    // Idle (complete, no peers, no reader) for the grace: dormant (see #sleep).
-    if (this.#idleGraceMs > 0) {
-      torrent.on('ready', () => this.#checkIdle(entry, torrent))
-      torrent.on('done', () => this.#checkIdle(entry, torrent))
-      torrent.on('wire', (wire: EventEmitter) => {
-        this.#idle.delete(infoHash)
-        // webtorrent takes the wire out of `wires` right after its 'close'.
-        wire.once('close', () => setImmediate(() => this.#checkIdle(entry, torrent)))
-      })
-    }
+    // Idle (complete, no peers, no reader) for the grace: dormant.
+    this.#dormancy.watch(entry, torrent)
     torrent.on('warning', (err: Error) => this.#log.debug({ err, infoHash }, 'torrent warning'))
     torrent.on('error', (err: Error) => {
       if (entry.torrent === torrent) entry.torrent = null
@@ -591,8 +563,7 @@ export class WebTorrentEngine implements TorrentEngine {
 
   /** Stops the torrent; with `discardMap` (recheck, remove) its piece map is dropped rather than written and synced first. */
   async #halt(entry: Entry, options: { discardMap?: boolean; keepUploads?: boolean } = {}): Promise<void> {
-    this.#idle.delete(entry.input.infoHash)
-    this.#forgetDormant(entry)
+    this.#dormancy.forget(entry)
     const torrent = entry.torrent
     entry.torrent = null
     // A sleep or a network switch is not a new run for the task: its uploads so far keep counting.
@@ -607,108 +578,6 @@ export class WebTorrentEngine implements TorrentEngine {
     )
     if (options.discardMap) await this.#pieceMaps?.forget(entry.input.infoHash)
     else await this.#pieceMaps?.stopped(entry.input.infoHash)
-  }
-
-  /** Arms the torrent's grace when it is idle now (complete, no wire, no reader), disarms it when not. */
-  #checkIdle(entry: Entry, torrent: Torrent): void {
-    if (entry.torrent !== torrent || torrent.destroyed) return
-    const infoHash = entry.input.infoHash
-    if (!this.#idleNow(entry, torrent)) this.#idle.delete(infoHash)
-    else if (!this.#idle.has(infoHash)) this.#idle.set(infoHash, (this.#options.dormancyTimers ?? realDueTimers).now() + this.#idleGraceMs)
-  }
-
-  #idleNow(entry: Entry, torrent: Torrent): boolean {
-    return this.#idleGraceMs > 0 && !entry.paused && torrent.ready && torrent.done && torrent.wires.length === 0 && entry.streams === 0
-      && (!this.#network || this.#network.isOpen())
-  }
-
-  /**
-   * The grace ran out: the webtorrent torrent is destroyed (files kept, its last map written) and
-   * only a record stays, announced by the engine's scheduler. Queued on the torrent's chain, so a
-   * pause, removal, recheck or wake asked meanwhile runs after it and sees the record.
-   */
-  #sleep(infoHash: string): void {
-    const entry = this.#entries.get(infoHash)
-    if (!entry || !entry.torrent) return
-    entry.sleeping = true
-    // An encrypted handshake names the torrent by this hash: found from now on, through the halt.
-    const hashHash = infoHashHashOf(infoHash)
-    this.#dormantByHashHash.set(hashHash, infoHash)
-    void this.#enqueue(entry, async () => {
-      try {
-        const torrent = entry.torrent
-        if (!torrent || torrent.destroyed || this.#closed || this.#replacing || !this.#idleNow(entry, torrent)) return
-        const root = torrent.path
-        const record = dormantRecordOf(torrent, root)
-        const shape = { pieces: torrent.pieces.length, files: torrent.files.map((file) => ({ path: file.path })) }
-        // No `stopped` to the trackers: the torrent goes on seeding, only without its webtorrent object.
-        const tracker = (torrent as unknown as { discovery?: { tracker?: { stop(): void } | null } | null }).discovery?.tracker
-        if (tracker) tracker.stop = () => {}
-        await this.#halt(entry, { keepUploads: true })
-        if (entry.paused || this.#closed || this.#replacing) return
-        if (!(await this.#pieceMaps!.complete(infoHash, shape, root))) {
-          // Its files changed under it (or its map could not be written): live again, and verified.
-          this.#log.info({ infoHash }, 'idle torrent\'s files do not match its verified-piece map; it stays live')
-          await this.#launch(infoHash, { live: true })
-          return
-        }
-        await this.#enterDormant(entry, record, { started: false })
-        this.#log.debug({ infoHash }, 'idle seeding torrent is dormant: only its metadata is kept')
-      } finally {
-        entry.sleeping = false
-        if (!entry.dormant) this.#dormantByHashHash.delete(hashHash)
-      }
-    })
-  }
-
-  /** A start whose map says complete: dormant at once, the task told as a live start would (metadata, ready, done). */
-  async #restoreDormant(entry: Entry, infoHash: string, parsed: ParsedTorrent, root: string): Promise<void> {
-    const torrentFile = entry.torrentFile
-    await this.#enterDormant(entry, dormantRecordOf(parsed as Parameters<typeof dormantRecordOf>[0], root), { started: true })
-    const record = entry.dormant!
-    if (torrentFile) this.#emit(entry, { type: 'metadata', infoHash, name: record.name, size: record.length, files: record.files.map((f) => ({ path: f.path, size: f.size })), torrentFile, saved: true })
-    this.#emit(entry, { type: 'ready', infoHash })
-    this.#emit(entry, { type: 'done', infoHash })
-  }
-
-  async #enterDormant(entry: Entry, record: DormantRecord, options: { started: boolean }): Promise<void> {
-    // The .torrent stays in memory only when the state dir has no copy to read back at the wake.
-    if (entry.torrentFile && await stat(this.#savedTorrentPath(record.infoHash)).then((s) => s.isFile(), () => false)) entry.torrentFile = undefined
-    entry.dormant = record
-    this.#dormantByHashHash.set(record.infoHashHash, record.infoHash)
-    this.#announcer.add({ infoHash: record.infoHash, announce: record.announce, private: record.private, uploaded: entry.uploadedCarry }, options)
-    this.#emit(entry, { type: 'dormant', infoHash: record.infoHash, dormant: true })
-  }
-
-  #forgetDormant(entry: Entry): void {
-    const record = entry.dormant
-    if (!record) return
-    entry.dormant = undefined
-    this.#dormantByHashHash.delete(record.infoHashHash)
-    this.#announcer.delete(record.infoHash)
-    this.#emit(entry, { type: 'dormant', infoHash: record.infoHash, dormant: false })
-  }
-
-  /** A peer's handshake (or a reader) for a torrent that is dormant or going so: wake it. Null: not ours. */
-  #wakeFor(infoHash: string): Promise<Torrent | null> | null {
-    const entry = this.#entries.get(infoHash)
-    if (!entry || entry.paused || this.#closed || (!entry.dormant && !entry.sleeping)) return null
-    return this.#wake(entry, infoHash)
-  }
-
-  /** One wake however many ask at once; resolves with the ready live torrent, or null (removed, paused, failed). Never rejects. */
-  #wake(entry: Entry, infoHash: string): Promise<Torrent | null> {
-    entry.waking ??= (async () => {
-      try {
-        await this.#enqueue(entry, () => this.#launch(infoHash, { live: true }))
-        return await this.#whenReady(infoHash)
-      } catch {
-        return null
-      } finally {
-        entry.waking = undefined
-      }
-    })()
-    return entry.waking
   }
 
   #savedTorrentPath(infoHash: string): string {
@@ -832,9 +701,11 @@ export class WebTorrentEngine implements TorrentEngine {
 
   async #whenReady(infoHash: string, options: { wake?: boolean } = {}): Promise<Torrent> {
     const sleeper = this.#entries.get(infoHash)
-    if (options.wake && sleeper && !sleeper.paused && (sleeper.dormant || sleeper.sleeping)) {
-      const woken = await this.#wake(sleeper, infoHash)
+    if (options.wake && sleeper && !sleeper.paused && this.#dormancy.asleep(sleeper)) {
+      const woken = await this.#dormancy.wake(sleeper)
       if (woken) return woken
+      // A paused torrent's reader waits for the resume, as for a live one; any other failed wake is final.
+      if (!sleeper.paused && !sleeper.torrent) throw new TorrentNotFoundError(`torrent ${infoHash} could not be woken to read its data`)
     }
     const torrent = this.#entries.get(infoHash)?.torrent
     if (torrent && torrent.ready && !torrent.destroyed) return torrent
