@@ -251,9 +251,11 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(seekWarmupFrames / (fps * segmentSeconds))))
   }
 
+  // Ends a running encoder-delay probe when the engine stops (stopAll), like the sessions' ffmpeg.
+  let delayProbes = new AbortController()
   /** The encoder's reorder delay for this session, measured off the seek's path (a run from 0 starts it). */
   const encoderDelay = async (live: LiveSession, encoder = live.encoder): Promise<void> => {
-    await encoderDelayFrames(options.ffmpegPath, encoder).catch((err: unknown) => {
+    await encoderDelayFrames(options.ffmpegPath, encoder, { signal: delayProbes.signal }).catch((err: unknown) => {
       live.log.warn({ encoder, err: String(err) }, 'encoder delay probe failed: a seek-run is shifted by the audio priming only and its segments may start a few frames early')
     })
   }
@@ -837,6 +839,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       },
     }),
     async stopAll() {
+      delayProbes.abort()
+      delayProbes = new AbortController()
       await Promise.all([...sessions.values()].map((live) => stopSession(live)))
     },
     inspect() {
