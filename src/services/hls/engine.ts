@@ -261,7 +261,9 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   }
   const seekTimeline = (live: LiveSession) => {
     const delay = knownEncoderDelayFrames(options.ffmpegPath, live.encoder)
-    const frameRate = live.probe?.video.frameRate
+    // The rate ffmpeg encodes at, not the average: a variable-frame-rate source's output is
+    // constant at its r_frame_rate, and the delay and boundary frames are counted on that grid.
+    const frameRate = live.probe?.video.encodeFrameRate ?? live.probe?.video.frameRate
     const audio = live.probe?.audio.find((track) => track.index === (live.session.audioIndex ?? 0)) ?? live.probe?.audio[0]
     return {
       ...(delay === undefined ? {} : { encoderDelayFrames: delay }),
