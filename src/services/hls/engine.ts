@@ -683,7 +683,12 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           // the run closed a segment, the same run goes on with libx264 (no restart is spent and
           // nothing encoded by the GPU is ever served); after, the machine's restart resumes with it.
           while (!disposed && fellBack(live, result, input.run) && highest < input.startSegment) {
-            if (input.startSegment > 0) await encoderDelay(live)
+            if (input.startSegment > 0) {
+              await encoderDelay(live)
+              // The run may have been replaced or stopped while the probe ran: its cleanup has
+              // already killed what it knew of, so an ffmpeg started now would run for nobody.
+              if (disposed) break
+            }
             const again = argsFor(live, input.startSegment, dir)
             proc = spawnFfmpeg(live, input.run, again.args)
             result = await proc.exited
