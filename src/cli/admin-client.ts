@@ -45,7 +45,20 @@ export function adminClient(config: AgentConfig): AdminClient {
       } catch (error) {
         throw new DaemonNotRunningError(`the daemon is not running (nothing answers at ${base})`, { cause: error })
       }
-      const text = await response.text()
+      // The body within the same time as the headers (undici's bodyTimeout did this before): a
+      // daemon that sent its headers and then stalled would otherwise hold the command for ever.
+      const stalled = setTimeout(() => client.destroy(), timeoutMs)
+      let text: string
+      try {
+        text = await response.text()
+      } catch (error) {
+        throw new AdminRequestError(`the daemon at ${base} stopped answering ${method} ${path} mid-answer (${response.statusCode}, nothing more within ${timeoutMs} ms)`, {
+          cause: error,
+          details: { status: response.statusCode, path },
+        })
+      } finally {
+        clearTimeout(stalled)
+      }
       if (response.statusCode === 401) {
         throw new AdminAuthError(`the daemon at ${base} refused the admin token in ${tokenFile}; is another agent using this port?`)
       }
@@ -62,9 +75,17 @@ export function adminClient(config: AgentConfig): AdminClient {
       client.destroy()
     }
   }
+  // A 200 that is not JSON (something else on the admin port, a proxy's page) is a clear error, not a SyntaxError.
+  const json = <T>(text: string, method: string, path: string): T => {
+    try {
+      return JSON.parse(text) as T
+    } catch (error) {
+      throw new AdminRequestError(`the daemon at ${base} answered ${method} ${path} with something that is not JSON: ${answerText(text)}`, { cause: error, details: { status: 200, path } })
+    }
+  }
   return {
-    get: async <T>(path: string) => JSON.parse(await call(path, 'GET')) as T,
-    post: async <T>(path: string, body?: unknown, options?: { timeoutMs?: number }) => JSON.parse(await call(path, 'POST', body ?? {}, options?.timeoutMs)) as T,
+    get: async <T>(path: string) => json<T>(await call(path, 'GET'), 'GET', path),
+    post: async <T>(path: string, body?: unknown, options?: { timeoutMs?: number }) => json<T>(await call(path, 'POST', body ?? {}, options?.timeoutMs), 'POST', path),
     getText: (path: string) => call(path, 'GET'),
   }
 }

@@ -115,6 +115,8 @@ export const hlsSeekKeyframeSeconds = 0.5
  */
 export const hlsEncoderDelayProbeFrames = 12
 export const hlsEncoderDelayProbeHeightPx = 360
+/** The probe's ffmpeg is killed (by its process group) when it has not finished by then: a seek waiting for it is not held longer. */
+export const hlsEncoderDelayProbeTimeoutMs = 10_000
 /** How often the engine looks for newly written segments of the running ffmpeg. */
 export const hlsSegmentScanMs = 200
 /**

@@ -296,7 +296,7 @@ export class ReferenceServer {
   // ---- getters -------------------------------------------------------------------------------
 
   registrations(agentId?: string): RegisterRecord[] {
-    return this.state.registrations.filter((record) => agentId === undefined || record.agentId === agentId)
+    return this.state.registrationsOf(agentId)
   }
 
   lastRegistration(agentId?: string): RegisterRecord | undefined {
@@ -309,7 +309,7 @@ export class ReferenceServer {
   }
 
   syncHistory(agentId?: string): SyncRecord[] {
-    return this.state.syncs.filter((record) => agentId === undefined || record.agentId === agentId)
+    return this.state.syncsOf(agentId)
   }
 
   lastSync(agentId?: string): SyncRecord | undefined {

@@ -31,6 +31,13 @@ function remember<T>(history: T[], record: T, limit: number): void {
   if (history.length > limit) history.splice(0, history.length - limit)
 }
 
+function ofAgent<T extends { agentId: string }>(history: T[], agentId: string | undefined, latest: Map<string, T>): T[] {
+  if (agentId === undefined) return [...history]
+  const kept = history.filter((record) => record.agentId === agentId)
+  const last = latest.get(agentId)
+  return kept.length === 0 && last !== undefined ? [last] : kept
+}
+
 export class ReferenceState {
   readonly now: () => number
   readonly tasks: TaskQueue
@@ -123,6 +130,19 @@ export class ReferenceState {
   /** The agent most recently heard from (register or sync), if any. */
   latestAgentId(): string | undefined {
     return this.#lastHeard?.agentId
+  }
+
+  /**
+   * One agent's registrations or syncs still in the bounded history; when they have all left it
+   * (a busy agent's flood), its latest, which is kept: `GET syncs?agentId=` never answers empty for
+   * an agent the server has heard from (docs/reference-server.md).
+   */
+  registrationsOf(agentId: string | undefined): RegisterRecord[] {
+    return ofAgent(this.registrations, agentId, this.lastRegisterOf)
+  }
+
+  syncsOf(agentId: string | undefined): SyncRecord[] {
+    return ofAgent(this.syncs, agentId, this.lastSyncOf)
   }
 
   /** Every agent heard from since the server started. */

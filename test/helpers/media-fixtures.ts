@@ -14,6 +14,9 @@ export type FixtureName = 'h264-1080p' | 'h264-720p' | 'anamorphic' | 'hevc10-su
   | 'h264-1080p-20s' | 'h264-540p-20s'
   // 23.976 fps (24000/1001): frames fall off the whole seconds, which is where segment cutting is fragile.
   | 'h264-ntsc-film-360p'
+  // Variable frame rate (a phone's recording): 30 fps with 3 frames of every 10 dropped, so its
+  // average rate (21.07) is not the rate ffmpeg encodes it at (30, its r_frame_rate).
+  | 'h264-vfr-360p'
 
 export interface MediaFixtures {
   dir: string
@@ -64,6 +67,10 @@ export async function createMediaFixtures(ffmpeg = 'ffmpeg'): Promise<MediaFixtu
       case 'h264-ntsc-film-360p':
         file = join(dir, 'h264-ntsc-film-360p.mp4')
         args = [...video('640x360', 24, '24000/1001'), ...tone(24), ...h264, '-c:a', 'aac', '-b:a', '96k', '-shortest', file]
+        break
+      case 'h264-vfr-360p':
+        file = join(dir, 'h264-vfr-360p.mp4')
+        args = [...video('640x360', 24), ...tone(24), '-vf', String.raw`select='lt(mod(n\,10)\,7)'`, '-fps_mode', 'vfr', ...h264, '-c:a', 'aac', '-b:a', '96k', '-shortest', file]
         break
       case 'anamorphic':
         // 2.39:1 on screen from 960x536 storage with 4:3 pixels (display 1280x536).

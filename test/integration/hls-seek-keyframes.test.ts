@@ -26,6 +26,8 @@ describe('the segment a seek lands in', () => {
     ['h264-ntsc-film-360p', '24000/1001', 'original', 7],
     ['h264-ntsc-film-360p', '24000/1001', '720p', 5],
     ['h264-1080p', '30', 'original', 2],
+    // Variable frame rate (average 21.07 fps): encoded at a constant 30, its r_frame_rate.
+    ['h264-vfr-360p', '30', 'original', 7],
   ] as [FixtureName, string, string, number][])('%s (%s fps) at %s: segment %i has a keyframe every 0.5 s, and every segment after it is 2 s with one keyframe, first', async (fixture, fps, quality, sought) => {
     const [numerator, denominator = '1'] = fps.split('/')
     const frame = Number(denominator) / Number(numerator)

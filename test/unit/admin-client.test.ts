@@ -78,6 +78,25 @@ describe('the CLI admin client', () => {
     await expect(client.post('/api/torrents/recheck', { task: '' })).rejects.toThrow(/answered 400 to POST \/api\/torrents\/recheck: task must be a task id or an info hash$/)
   })
 
+  it('says a 200 answer that is not JSON is one, naming what came back', async () => {
+    const client = adminClient(await daemonAnswering(200, '<html>a proxy page</html>'))
+    await expect(client.get('/api/status')).rejects.toMatchObject({ code: 'MA_ERR_ADMIN_REQUEST', message: expect.stringContaining('with something that is not JSON: <html>a proxy page</html>') })
+  })
+
+  it('gives up on a daemon that sent its headers and then stalled, within the timeout, instead of waiting for ever', async () => {
+    server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.write('{"running":')
+    })
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+    const address = server.address()
+    if (address === null || typeof address === 'string') throw new Error('no port')
+    const error = await adminClient(configFor(address.port)).post('/api/update', {}, { timeoutMs: 300 }).catch((caught: unknown) => caught)
+    expect(error).toMatchObject({ code: 'MA_ERR_ADMIN_REQUEST', details: { status: 200, path: '/api/update' } })
+    expect((error as Error).message).toContain('stopped answering POST /api/update mid-answer')
+    server.closeAllConnections()
+  })
+
   it('says the token was refused when the daemon answers 401', async () => {
     const config = await daemonAnswering(200, '{}')
     await writeFile(join(dir, adminTokenFileName), 'another-token\n')

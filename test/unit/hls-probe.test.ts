@@ -81,6 +81,18 @@ describe('ffprobe results and failures', () => {
     expect(result.subtitles.map((track) => [track.index, track.text])).toEqual([[0, true], [1, false]])
   })
 
+  it('tells the rate ffmpeg encodes a variable-frame-rate source at (r_frame_rate) from its average, as ffmpeg guesses it', () => {
+    const withRates = (r: string | undefined, avg: string | undefined) => parseProbe({
+      ...probeJson,
+      streams: [{ ...probeJson.streams![0]!, avg_frame_rate: undefined, ...(r === undefined ? {} : { r_frame_rate: r }), ...(avg === undefined ? {} : { avg_frame_rate: avg }) }],
+    }).video
+    expect(withRates('30/1', '6300/299')).toMatchObject({ encodeFrameRate: 30, frameRate: 6300 / 299 })
+    // An implausible r_frame_rate (a timebase, not a rate) gives way to the average, as in av_guess_frame_rate.
+    expect(withRates('90000/1', '25/1').encodeFrameRate).toBe(25)
+    expect(withRates(undefined, '25/1').encodeFrameRate).toBe(25)
+    expect(withRates('0/0', undefined).encodeFrameRate).toBeUndefined()
+  })
+
   it('a failing ffprobe surfaces its own stderr', async () => {
     const service = createProbeService({ ffprobePath: ffprobe, logger })
     const file = join(dir, 'fail.mkv')

@@ -211,6 +211,10 @@ describe('the reference server keeps bounded histories', () => {
     expect(state.lastSyncOf.get('quiet')?.request.streamServer.publicUrl).toBe('http://quiet.example:1')
     expect(state.agentBaseUrl('quiet')).toBe('http://quiet.example:1')
     expect(state.agentIds().sort()).toEqual(['busy', 'quiet'])
+    // GET syncs?agentId=quiet still answers with it, not an empty list.
+    expect(state.syncsOf('quiet').map((record) => record.request.streamServer.publicUrl)).toEqual(['http://quiet.example:1'])
+    expect(state.syncsOf('busy')).toHaveLength(3)
+    expect(state.syncsOf(undefined)).toEqual(state.syncs)
     expect(state.latestAgentId()).toBe('busy')
   })
 

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process'
-import { hwDiagnosticTimeoutMs } from '../../config/defaults.js'
+import { hlsEncoderDelayProbeTimeoutMs } from '../../config/defaults.js'
+import { startWatchedProcess } from '../hls/process.js'
 import { buildEncoderDelayProbeArgs, type HlsEncoder } from './hls-args.js'
 
 // An encoder's reorder delay in frames (docs/hls.md "One timeline for every run"): how far before
@@ -22,25 +22,49 @@ export function parseEncoderDelayFrames(framecrc: string): number | undefined {
   return undefined
 }
 
-export type EncoderDelayRunner = (ffmpegPath: string, args: string[]) => Promise<string>
+/** Runs the probe's ffmpeg; `signal` ends it at once (the engine stopping). */
+export type EncoderDelayRunner = (ffmpegPath: string, args: string[], signal?: AbortSignal) => Promise<string>
 
-const runFfmpeg: EncoderDelayRunner = (ffmpegPath, args) => new Promise((resolve, reject) => {
-  execFile(ffmpegPath, args, { timeout: hwDiagnosticTimeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-    if (error) reject(new Error(`${error.message.split('\n')[0]}${stderr ? `: ${String(stderr).trim().split('\n').slice(-2).join('; ')}` : ''}`))
-    else resolve(String(stdout))
-  })
-})
+/**
+ * The probe's ffmpeg runs under the HLS runs' watchdog (hls/process.ts), so it ends with the
+ * daemon however the daemon ends, and a deadline or an abort kills its process group by PID: a
+ * hardware encoder that hangs in its driver must not hold a seek, or outlive the agent.
+ */
+export function watchedEncoderDelayRunner(timeoutMs = hlsEncoderDelayProbeTimeoutMs): EncoderDelayRunner {
+  return async (ffmpegPath, args, signal) => {
+    const proc = startWatchedProcess(ffmpegPath, args, { captureStdout: true, tailLines: 4 })
+    let ended: string | undefined
+    const end = (why: string) => {
+      ended ??= why
+      proc.kill()
+    }
+    const timer = setTimeout(() => end(`did not finish within ${timeoutMs} ms; killed`), timeoutMs)
+    const onAbort = () => end('stopped with the engine')
+    signal?.addEventListener('abort', onAbort, { once: true })
+    if (signal?.aborted) onAbort()
+    try {
+      const result = await proc.exited
+      if (ended !== undefined) throw new Error(`the encoder delay probe ${ended}`)
+      if (result.code !== 0) throw new Error(`the encoder delay probe exited with ${result.signal ?? `code ${String(result.code)}`}: ${result.stderrTail.join('; ') || 'no output'}`)
+      return result.stdout ?? ''
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+}
 
 const measured = new Map<string, Promise<number>>()
 const known = new Map<string, number>()
 const keyOf = (ffmpegPath: string, encoder: HlsEncoder) => `${ffmpegPath}\0${encoder}`
 
 /** The delay, measured once per ffmpeg and encoder; rejects when the probe fails (the caller decides). */
-export function encoderDelayFrames(ffmpegPath: string, encoder: HlsEncoder, run: EncoderDelayRunner = runFfmpeg): Promise<number> {
+export function encoderDelayFrames(ffmpegPath: string, encoder: HlsEncoder, options: { run?: EncoderDelayRunner; signal?: AbortSignal } = {}): Promise<number> {
   const key = keyOf(ffmpegPath, encoder)
   let pending = measured.get(key)
   if (!pending) {
-    pending = run(ffmpegPath, buildEncoderDelayProbeArgs(encoder)).then((text) => {
+    const run = options.run ?? watchedEncoderDelayRunner()
+    pending = run(ffmpegPath, buildEncoderDelayProbeArgs(encoder), options.signal).then((text) => {
       const frames = parseEncoderDelayFrames(text)
       if (frames === undefined) throw new Error(`no packet in the ${encoder} delay probe's output`)
       known.set(key, frames)

@@ -17,6 +17,12 @@ export interface ProbedVideo {
   height: number
   sampleAspectRatio: number
   frameRate: number | undefined
+  /**
+   * The rate ffmpeg encodes the source at (its constant-frame-rate output: av_guess_frame_rate,
+   * r_frame_rate unless that is implausible); differs from `frameRate` (the average) for a
+   * variable-frame-rate source. A seek-run's timeline counts frames at this rate (hls-args.ts).
+   */
+  encodeFrameRate?: number | undefined
   pixelFormat: string | undefined
 }
 
@@ -266,6 +272,19 @@ function ratio(value: string | undefined): number | undefined {
   return a / b
 }
 
+/**
+ * av_guess_frame_rate() of ffmpeg 5.1 (libavformat/utils.c), which sets the rate of ffmpeg's
+ * constant-frame-rate output: r_frame_rate, or the average when r_frame_rate is implausibly high
+ * (over 210 with an average under 70). Its interlaced-codec rule (ticks_per_frame) needs what
+ * ffprobe does not print and is left out.
+ */
+function encodeFrameRate(video: FfprobeStream): number | undefined {
+  const real = ratio(video.r_frame_rate)
+  const average = ratio(video.avg_frame_rate)
+  if (real !== undefined && average !== undefined && average < 70 && real > 210) return average
+  return real ?? average
+}
+
 export function parseProbe(json: FfprobeJson): ProbeResult {
   return toProbeResult(parseMediaInfo(json))
 }
@@ -306,6 +325,7 @@ export function parseMediaInfo(json: FfprobeJson): MediaInfo {
           height: video.height,
           sampleAspectRatio: ratio(video.sample_aspect_ratio) ?? 1,
           frameRate: ratio(video.avg_frame_rate) ?? ratio(video.r_frame_rate),
+          encodeFrameRate: encodeFrameRate(video),
           pixelFormat: video.pix_fmt,
         }
       : undefined,

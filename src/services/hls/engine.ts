@@ -251,15 +251,19 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     return Math.min(hlsSeekWarmupMaxSegments, Math.max(1, Math.ceil(seekWarmupFrames / (fps * segmentSeconds))))
   }
 
+  // Ends a running encoder-delay probe when the engine stops (stopAll), like the sessions' ffmpeg.
+  let delayProbes = new AbortController()
   /** The encoder's reorder delay for this session, measured off the seek's path (a run from 0 starts it). */
   const encoderDelay = async (live: LiveSession, encoder = live.encoder): Promise<void> => {
-    await encoderDelayFrames(options.ffmpegPath, encoder).catch((err: unknown) => {
+    await encoderDelayFrames(options.ffmpegPath, encoder, { signal: delayProbes.signal }).catch((err: unknown) => {
       live.log.warn({ encoder, err: String(err) }, 'encoder delay probe failed: a seek-run is shifted by the audio priming only and its segments may start a few frames early')
     })
   }
   const seekTimeline = (live: LiveSession) => {
     const delay = knownEncoderDelayFrames(options.ffmpegPath, live.encoder)
-    const frameRate = live.probe?.video.frameRate
+    // The rate ffmpeg encodes at, not the average: a variable-frame-rate source's output is
+    // constant at its r_frame_rate, and the delay and boundary frames are counted on that grid.
+    const frameRate = live.probe?.video.encodeFrameRate ?? live.probe?.video.frameRate
     const audio = live.probe?.audio.find((track) => track.index === (live.session.audioIndex ?? 0)) ?? live.probe?.audio[0]
     return {
       ...(delay === undefined ? {} : { encoderDelayFrames: delay }),
@@ -679,7 +683,12 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
           // the run closed a segment, the same run goes on with libx264 (no restart is spent and
           // nothing encoded by the GPU is ever served); after, the machine's restart resumes with it.
           while (!disposed && fellBack(live, result, input.run) && highest < input.startSegment) {
-            if (input.startSegment > 0) await encoderDelay(live)
+            if (input.startSegment > 0) {
+              await encoderDelay(live)
+              // The run may have been replaced or stopped while the probe ran: its cleanup has
+              // already killed what it knew of, so an ffmpeg started now would run for nobody.
+              if (disposed) break
+            }
             const again = argsFor(live, input.startSegment, dir)
             proc = spawnFfmpeg(live, input.run, again.args)
             result = await proc.exited
@@ -837,6 +846,8 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       },
     }),
     async stopAll() {
+      delayProbes.abort()
+      delayProbes = new AbortController()
       await Promise.all([...sessions.values()].map((live) => stopSession(live)))
     },
     inspect() {
