@@ -152,7 +152,9 @@ function describe(snapshot: UpgradeSnapshot | undefined): Record<string, unknown
 }
 
 /**
- * `media-agent update`: ask for a sync and wait for the attempt it leads to. The answer's
+ * `media-agent update`: ask for a sync and wait for the attempt it leads to; with an attempt
+ * already under way (the server's flag seen by a sync of its own), wait for that one instead:
+ * it is the answer the person asked for, and a second attempt would find the flag cleared. The answer's
  * `outcome`: `applied` (exiting into the new version), `noop`, `none` (nothing offered),
  * `failure` (with `error`), or `success` (a report of the version just installed).
  */
@@ -160,7 +162,9 @@ async function runUpdate(actor: () => AnyActorRef | undefined, syncCycles: () =>
   const ref = actor()
   const first = ref?.getSnapshot() as UpgradeSnapshot | undefined
   if (!ref || !first || first.status !== 'active') return { outcome: 'failure', error: 'the upgrade actor is not running' }
-  if (first.value !== 'idle') return { outcome: 'failure', error: `an upgrade is already under way (${JSON.stringify(first.value)}); try again when it is done`, ...upgradeStatusOf(first) }
+  const underWay = first.value !== 'idle'
+  // A result is recorded (seq = attempts + 1) when an attempt ends, so the next result is the
+  // one under way or the one this update leads to.
   const before = first.context.attempts
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -174,7 +178,7 @@ async function runUpdate(actor: () => AnyActorRef | undefined, syncCycles: () =>
       subscription.unsubscribe()
       resolve({ ...last, currentVersion: snapshot.context.currentVersion })
     })
-    ref.send({ type: 'upgrade.manual', afterCycle: syncCycles() })
+    if (!underWay) ref.send({ type: 'upgrade.manual', afterCycle: syncCycles() })
   })
 }
 
