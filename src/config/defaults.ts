@@ -108,6 +108,8 @@ export const hlsSeekWarmupMaxSegments = 5
  * middle of a 1080p segment decodes ~13 frames instead of ~30 (issue 17, docs/hls.md "Seeking").
  */
 export const hlsSeekKeyframeSeconds = 0.5
+/** The audio rate a seek-run's timeline shift assumes when the probe gave none (AAC priming is 1024 samples at it). */
+export const hlsAssumedAudioSampleRateHz = 48_000
 /**
  * The encoder-delay probe (a seek-run's timeline, docs/hls.md "One timeline for every run"): this
  * many frames of this height through the session's encoder options. One frame shows no delay

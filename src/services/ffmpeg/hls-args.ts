@@ -1,4 +1,4 @@
-import { hlsEncoderDelayProbeFrames, hlsEncoderDelayProbeHeightPx, hlsSeekKeyframeSeconds, hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
+import { hlsAssumedAudioSampleRateHz, hlsEncoderDelayProbeFrames, hlsEncoderDelayProbeHeightPx, hlsSeekKeyframeSeconds, hlsSegmentSeconds, urlSourceRwTimeoutUs } from '../../config/defaults.js'
 import { outputGeometry, qualityLadder, type OutputGeometry, type SourceGeometry } from '../hls/quality-ladder.js'
 import type { Quality } from '../../protocol/wire.js'
 
@@ -167,7 +167,7 @@ const aacPrimingSamples = 1024
  */
 export function runFromZeroShiftSeconds(input: Pick<HlsArgsInput, 'encoderDelayFrames' | 'frameRate' | 'audioSampleRate' | 'hasAudio'>): number {
   const video = input.encoderDelayFrames && input.frameRate && input.frameRate > 0 ? input.encoderDelayFrames / input.frameRate : 0
-  const audio = input.hasAudio ? aacPrimingSamples / (input.audioSampleRate && input.audioSampleRate > 0 ? input.audioSampleRate : 48_000) : 0
+  const audio = input.hasAudio ? aacPrimingSamples / (input.audioSampleRate && input.audioSampleRate > 0 ? input.audioSampleRate : hlsAssumedAudioSampleRateHz) : 0
   return Math.max(video, audio)
 }
 
