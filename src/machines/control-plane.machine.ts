@@ -293,14 +293,13 @@ export const controlPlaneMachine = setup({
           initial: 'syncing',
           states: {
             idle: {
+              // Nothing in flight: a re-register the root just remembered goes through `settled`,
+              // the one place that sends the agent back to registering.
+              always: { guard: 'reregisterWanted', target: 'settled' },
               after: { syncInterval: 'syncing' },
               on: {
                 'controlPlane.changed': 'syncing',
                 'downlink.syncRequested': 'syncing',
-                'controlPlane.reregister': {
-                  target: '#controlPlane.registering',
-                  actions: { type: 'log', params: ({ event }) => ({ level: 'info' as const, msg: 'registering again: the register body changed', data: { reason: event.reason } }) },
-                },
               },
             },
             syncing: {
