@@ -1,6 +1,10 @@
 // Hardware encoders as a part of the agent (issue 12, docs/encoders.md): binds the `encoders`
 // machine to the detection service and the log, and answers the two questions other parts ask:
 // what goes into RegisterRequest.hwAccel, and which encoder (and cap) a new HLS session gets.
+// Its admin route `POST /api/encoders/reprobe` probes again in the running daemon and answers the
+// result: protocol.md names no command for it (`media-agent probe-hwaccel` runs its own detection
+// and never asks the daemon); it is for a person (or the web's tooling) who fixed a driver and wants
+// the daemon, and through its new register the server, to see it without a restart.
 import { fromPromise, waitFor, type AnyActorRef } from 'xstate'
 import { hwDiagnosticGraceMs, softwareMaxTranscodeHeightPx } from '../config/defaults.js'
 import { timing, type AgentConfig } from '../config/schema.js'
@@ -8,6 +12,7 @@ import type { Logger } from '../log.js'
 import { effectiveChoice, hwAccelChange, type Detection, type EncoderChoice } from '../machines/encoder-choice.js'
 import { encodersMachine, type DetectInput, type EncodersContext, type EncodersInput } from '../machines/encoders.machine.js'
 import type { HwAccelDiagnostic } from '../protocol/wire.js'
+import type { AdminRoute } from '../server/admin-server.js'
 import { detectHwAccel, type DetectOptions } from '../services/encoders/detect.js'
 import { summaryLine } from '../services/encoders/summary.js'
 
@@ -42,6 +47,8 @@ export interface EncodersPart {
   encoderFailed(encoder: string, reason: string): void
   /** Probes again now (after the one running, if any) and resolves once it finished. */
   reprobe(): Promise<ReprobeResult>
+  /** `POST /api/encoders/reprobe`: reprobe() over the admin API. */
+  adminRoutes: AdminRoute[]
 }
 
 export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
@@ -111,6 +118,34 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
     return effectiveChoice(current.preference, current.detection, limits, unhealthy ?? current.unhealthy)
   }
 
+  const reprobe = async (): Promise<ReprobeResult> => {
+    const ref = actor()
+    if (!ref) throw new Error('the encoders actor is not running')
+    // Each wait is bounded like the probe itself; a probe already running was asked before
+    // this request (a person who just fixed a driver wants a fresh one): wait it out, then probe.
+    const bound = { timeout: waitBoundMs }
+    await waitFor(ref, (snapshot) => !snapshot.matches('probing'), bound)
+    const before = (ref.getSnapshot().context as EncodersContext).probes
+    ref.send({ type: 'encoders.reprobe' })
+    await waitFor(ref, (snapshot) => (snapshot.context as EncodersContext).probes > before, bound)
+    return { hwAccel: context()?.detection?.hwAccel, encoder: choiceNow().encoder, reregister: lastChange ?? null }
+  }
+
+  const adminRoutes: AdminRoute[] = [
+    {
+      method: 'POST',
+      path: '/api/encoders/reprobe',
+      handle: async () => {
+        try {
+          return { status: 200, json: await reprobe() }
+        } catch (error) {
+          // The actor is restarting, or the probe outlived its bound: say so, the daemon goes on.
+          return { status: 503, json: { error: 'probe_unavailable', message: (error as Error).message } }
+        }
+      },
+    },
+  ]
+
   return {
     logic,
     input: { preference: config.transcode.encoder, reprobeAfterFailureMs: timing(config, 'hwReprobeAfterFailureMs') },
@@ -130,17 +165,7 @@ export function createEncodersPart(options: EncodersPartOptions): EncodersPart {
     encoderFailed(encoder, reason) {
       actor()?.send({ type: 'encoders.failed', encoder, reason })
     },
-    async reprobe() {
-      const ref = actor()
-      if (!ref) throw new Error('the encoders actor is not running')
-      // Each wait is bounded like the probe itself; a probe already running was asked before
-      // this request (a person who just fixed a driver wants a fresh one): wait it out, then probe.
-      const bound = { timeout: waitBoundMs }
-      await waitFor(ref, (snapshot) => !snapshot.matches('probing'), bound)
-      const before = (ref.getSnapshot().context as EncodersContext).probes
-      ref.send({ type: 'encoders.reprobe' })
-      await waitFor(ref, (snapshot) => (snapshot.context as EncodersContext).probes > before, bound)
-      return { hwAccel: context()?.detection?.hwAccel, encoder: choiceNow().encoder, reregister: lastChange ?? null }
-    },
+    reprobe,
+    adminRoutes,
   }
 }

@@ -12,7 +12,6 @@ import { createHlsPart } from './hls-part.js'
 import { createUpgradePart } from './upgrade-part.js'
 // ---- hardware encoders (issue 12, docs/encoders.md) ----
 import { createEncodersPart, type EncodersPartOptions } from './encoders-part.js'
-import { encodersAdminRoutes } from './encoders-admin.js'
 // ---- end hardware encoders ----
 // ---- funnel and addresses (issue 14) ----
 import { createFunnelPart } from './funnel-part.js'
@@ -287,7 +286,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     closers: [...library.closers, ...addresses.closers, ...funnel.closers, ...sessions.closers, ...hls.closers, ...tasks.closers, ...vpn.closers, ...controlPlane.closers],
     // ---- end sessions and stream server ----
     signingSecret,
-    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...library.adminRoutes, ...metricsPart.adminRoutes, ...encodersAdminRoutes(encoders), ...tasks.adminRoutes],
+    adminRoutes: [...upgrade.adminRoutes, ...funnel.adminRoutes, ...cache.adminRoutes, ...vpn.adminRoutes, ...library.adminRoutes, ...metricsPart.adminRoutes, ...encoders.adminRoutes, ...tasks.adminRoutes],
     exitRequested: upgrade.exitRequested,
     status: () => ({
       activeTaskCount: tasks.activeCount(),
