@@ -3,8 +3,9 @@ import { adminClient, isDaemonNotRunning } from './admin-client.js'
 import { loadConfigForCli } from './load.js'
 import { setConfigValue } from '../config/edit.js'
 
-// One on/off switch of the daemon, the same for every command that has one (`vpn enable|disable`,
-// `funnel on|off`; protocol.md 7.3 and 7.4: "persist the key and apply it to the running daemon").
+// One on/off switch of the daemon (a table's `enabled` key), the same for every command that has
+// one (`vpn enable|disable`, `funnel on|off`; protocol.md 7.3 and 7.4: "persist the key and apply it
+// to the running daemon").
 //
 // The config file is what the switch is about: the daemon reads it at every start, so a setting
 // that is only applied live would silently come back at the next restart. Hence, one behaviour:
@@ -18,9 +19,8 @@ import { setConfigValue } from '../config/edit.js'
 // its message, the file untouched and the daemon not asked.
 
 export abstract class ConfigSwitchCommand<Status> extends AgentCommand {
-  /** The dotted table (`downloads.vpn`) and key (`enabled`) the switch writes. */
+  /** The dotted table (`downloads.vpn`) whose `enabled` key the switch writes. */
   protected abstract readonly table: string
-  protected abstract readonly key: string
   /** The value this command sets. */
   protected abstract readonly enabled: boolean
   /** The admin route that applies it live: POST `{ "enabled": bool }`, answers the part's status. */
@@ -32,7 +32,7 @@ export abstract class ConfigSwitchCommand<Status> extends AgentCommand {
     const loaded = await loadConfigForCli(this.configPath, this.context.stderr)
     if (typeof loaded === 'number') return loaded
     const out = (line: string) => this.context.stdout.write(`${line}\n`)
-    const setting = `[${this.table}] ${this.key} = ${String(this.enabled)}`
+    const setting = `[${this.table}] enabled = ${String(this.enabled)}`
     if (loaded.source !== 'file') {
       this.context.stderr.write(
         `media-agent: no config file at ${loaded.path} to keep ${setting} in, so nothing changed ` +
@@ -41,7 +41,7 @@ export abstract class ConfigSwitchCommand<Status> extends AgentCommand {
       )
       return 1
     }
-    await setConfigValue(loaded.path, this.table, this.key, this.enabled)
+    await setConfigValue(loaded.path, this.table, 'enabled', this.enabled)
     out(`${setting} written to ${loaded.path}`)
     let status: Status
     try {

@@ -23,7 +23,6 @@ function describe(status: FunnelStatus): string[] {
 
 abstract class FunnelSwitch extends ConfigSwitchCommand<FunnelStatus> {
   protected readonly table = 'funnel'
-  protected readonly key = 'enabled'
   protected readonly route = '/api/funnel'
   protected describe(status: FunnelStatus): string[] {
     return describe(status)

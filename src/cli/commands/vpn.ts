@@ -57,7 +57,6 @@ export class VpnStatusCommand extends AgentCommand {
 
 abstract class VpnSwitchCommand extends ConfigSwitchCommand<VpnStatus> {
   protected readonly table = 'downloads.vpn'
-  protected readonly key = 'enabled'
   protected readonly route = '/api/vpn'
   protected describe(status: VpnStatus): string[] {
     return describe(status)
