@@ -4,6 +4,7 @@ import { timing, type AgentConfig } from '../config/schema.js'
 import { addressesMachine, type AddressesContext, type AddressesInput } from '../machines/addresses.machine.js'
 import { isPublicIPv4, streamServerAddresses } from '../services/net/addresses.js'
 import type { UpnpMapper } from '../services/net/upnp.js'
+import { lazily } from '../services/runtime/lazily.js'
 import type { StreamServerInfo } from '../protocol/wire.js'
 import type { Closer } from './create-system.js'
 
@@ -74,13 +75,12 @@ export function createAddressesPart(options: AddressesPartOptions) {
 
 /** The UPnP client (nat-api, its XML parser, undici) loads on the first mapping: with `upnp = false` never. */
 function lazyUpnpMapper(): UpnpMapper {
-  let loaded: Promise<UpnpMapper> | undefined
-  const load = () => (loaded ??= import('../services/net/upnp.js').then(({ createUpnpMapper }) => createUpnpMapper()))
+  const mapper = lazily(async () => (await import('../services/net/upnp.js')).createUpnpMapper())
   return {
-    map: async (port) => (await load()).map(port),
+    map: async (port) => (await mapper.get()).map(port),
     close: async () => {
       // A mapper that never loaded (its import failed) has nothing to close.
-      if (loaded !== undefined) await (await loaded.catch(() => undefined))?.close()
+      await (await mapper.loading?.catch(() => undefined))?.close()
     },
   }
 }

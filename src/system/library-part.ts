@@ -22,6 +22,7 @@ import type { ServerApi } from '../services/http/server-api.js'
 import { ackedOf, diffLibrary, itemCount, planUpload, type AckedLibrary } from '../services/library/diff.js'
 import type { LibraryScanner, ScanResult } from '../services/library/scanner.js'
 import { createLibraryWatcher, type LibraryWatcher } from '../services/library/watcher.js'
+import { lazily } from '../services/runtime/lazily.js'
 import type { Closer } from './create-system.js'
 
 export interface LibraryPartOptions {
@@ -69,10 +70,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
   const roots = [...new Set(config.library.paths)]
   const probe = options.probe ?? createProbeService({ ffprobePath: config.transcode.ffprobePath || undefined, logger: log.child({ part: 'probe' }) })
   // The scanner and its index load with the first scan: an agent without library roots never pays for them.
-  let scanner: LibraryScanner | undefined
-  let scannerLoad: Promise<LibraryScanner> | undefined
-  const loadScanner = () => (scannerLoad ??= scannerFor().then((created) => (scanner = created)))
-  const scannerFor = async () => {
+  const scanner = lazily(async (): Promise<LibraryScanner> => {
     const [{ createLibraryScanner }, { createLibraryIndexStore }] = await Promise.all([import('../services/library/scanner.js'), import('../services/library/library-index.js')])
     return createLibraryScanner({
       index: createLibraryIndexStore({ stateDir: config.daemon.stateDir, logger: log }),
@@ -89,7 +87,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
         : {}),
       ...(options.onPlaybackStart ? { onPlaybackStart: options.onPlaybackStart } : {}),
     })
-  }
+  })
 
   let actor: () => AnyActorRef | undefined = () => undefined
   const send = (event: { type: 'library.scan'; full?: boolean } | { type: 'library.changed' } | { type: 'library.unreliable' }) => actor()?.send(event)
@@ -116,7 +114,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
   const logic = libraryMachine.provide({
     actors: {
       scan: fromPromise<LibraryScanOutput, { roots: string[] }>(async ({ input, signal }) => {
-        const result = await (await loadScanner()).scan(input.roots, { signal })
+        const result = await (await scanner.get()).scan(input.roots, { signal })
         latest = result
         await watcher?.update(result.dirs)
         const delta = diffLibrary(acked, result.snapshot)
@@ -161,7 +159,7 @@ export function createLibraryPart(options: LibraryPartOptions) {
     const ctx = context()
     const scan = ctx?.lastScan
     const upload = ctx?.lastUpload
-    const progress = scanner?.progress()
+    const progress = scanner.value?.progress()
     return {
       state: libraryStateOf(stateValue()),
       roots,

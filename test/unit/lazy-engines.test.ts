@@ -64,6 +64,22 @@ describe('the lazily imported torrent engine', () => {
     await expect.poll(() => events).toEqual([{ type: 'error', message: 'the torrent engine could not be loaded: cannot find module webtorrent' }])
     await engine.close()
   })
+
+  it('loads again for the next task after a failed import, instead of failing every task until a restart', async () => {
+    const started: string[] = []
+    let creations = 0
+    const engine = lazyEngine(() => (++creations === 1 ? Promise.reject(new Error('EMFILE: too many open files')) : recordingTorrentEngine(started)))
+    const events: string[] = []
+    engine.start({ infoHash: 'd'.repeat(40) }, (event) => events.push(`d ${event.type}`))
+    await expect.poll(() => events).toEqual(['d error'])
+    expect(engine.started).toBe(false)
+    engine.start({ infoHash: 'e'.repeat(40) }, (event) => events.push(`e ${event.type}`))
+    await expect.poll(() => events).toEqual(['d error', 'e ready'])
+    expect(engine.started).toBe(true)
+    expect(creations).toBe(2)
+    await engine.close()
+    expect(started.at(-1)).toBe('closed')
+  })
 })
 
 describe('the lazily imported HLS engine', () => {
@@ -95,5 +111,21 @@ describe('the lazily imported HLS engine', () => {
     const failures: string[] = []
     engine.start({ sessionId: 's', session: { sessionId: 's' } as never, source: '/x.mkv' }, { onReady: () => {}, onReadinessTimeout: () => {}, onFailed: (error) => failures.push(error.message) })
     await expect.poll(() => failures).toEqual(['module missing'])
+  })
+
+  it('loads again for the next session after a failed import', async () => {
+    let creations = 0
+    const started: string[] = []
+    const engine = lazyHlsEngine(async () => {
+      if (++creations === 1) throw new Error('module missing')
+      return { start: (params) => { started.push(params.sessionId); return { stop: async () => {} } }, routes: async () => {}, stopAll: async () => {}, inspect: () => [] }
+    })
+    const failures: string[] = []
+    const events = { onReady: () => {}, onReadinessTimeout: () => {}, onFailed: (error: Error) => failures.push(error.message) }
+    engine.start({ sessionId: 's1', session: { sessionId: 's1' } as never, source: '/x.mkv' }, events)
+    await expect.poll(() => failures).toEqual(['module missing'])
+    engine.start({ sessionId: 's2', session: { sessionId: 's2' } as never, source: '/x.mkv' }, events)
+    await expect.poll(() => started).toEqual(['s2'])
+    expect(engine.loaded).toBe(true)
   })
 })

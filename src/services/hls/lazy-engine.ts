@@ -1,17 +1,19 @@
+import { lazily } from '../runtime/lazily.js'
 import type { HlsEngine, HlsSessionHandle } from './engine.js'
 
 // An HlsEngine whose module (the transcode machine, ffprobe and ffmpeg helpers, playlists, the
 // segment store) is imported with the first HLS session: an agent that only direct-plays, or sits
-// idle, never loads it (docs/operations.md "Idle footprint"). Calls made while it loads wait for it.
+// idle, never loads it (docs/operations.md "Idle footprint"). Calls made while it loads wait for it;
+// a failed load fails them, and the next session tries again.
 export function lazyHlsEngine(create: () => Promise<HlsEngine>): HlsEngine & { readonly loaded: boolean } {
-  let engine: HlsEngine | undefined
-  let loading: Promise<HlsEngine> | undefined
-  const load = (): Promise<HlsEngine> => (loading ??= create().then((created) => (engine = created)))
+  const lazy = lazily(create)
+  const load = () => lazy.get()
   return {
     get loaded() {
-      return engine !== undefined
+      return lazy.value !== undefined
     },
     start(params, events): HlsSessionHandle {
+      const engine = lazy.value
       if (engine) return engine.start(params, events)
       let stopped = false
       const handle = load().then(
@@ -28,10 +30,10 @@ export function lazyHlsEngine(create: () => Promise<HlsEngine>): HlsEngine & { r
         },
       }
     },
-    routes: async (context) => (engine ?? (await load())).routes(context),
+    routes: async (context) => (lazy.value ?? (await load())).routes(context),
     stopAll: async () => {
-      if (loading) await loading.then((ready) => ready.stopAll(), () => undefined)
+      await lazy.loading?.then((ready) => ready.stopAll(), () => undefined)
     },
-    inspect: () => engine?.inspect() ?? [],
+    inspect: () => lazy.value?.inspect() ?? [],
   }
 }
