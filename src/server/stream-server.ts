@@ -19,11 +19,12 @@ import type { Logger } from '../log.js'
 import type { StreamRequestSample } from '../services/metrics/metrics.js'
 import { createStreamTokenVerifier } from '../services/auth/stream-token-verifier.js'
 import { createFfmpegThumbnailer, type Thumbnailer } from '../services/ffmpeg/thumbnail.js'
+import type { SessionRegistry } from '../services/sessions/registry.js'
 import type { RouteContext, RouteHandler } from './routes/context.js'
 import { createJobQueue } from './routes/job-queue.js'
 import { parseRequestTarget } from './routes/request-target.js'
 import { sendNotFound, sendStatus } from './routes/responses.js'
-import { createStreamRoute, type SessionRegistry } from './routes/stream.js'
+import { createStreamRoute } from './routes/stream.js'
 import { createThumbnailRoute } from './routes/thumbnail.js'
 
 // Not `import { ... } from 'node:http'`: an ESM import of node:http reads every export, and its
@@ -31,8 +32,7 @@ import { createThumbnailRoute } from './routes/thumbnail.js'
 const { createServer } = process.getBuiltinModule('node:http')
 
 export type { RouteContext, RouteHandler } from './routes/context.js'
-export type { SessionEntry, SessionRegistry } from './routes/stream.js'
-export { streamScope } from './routes/stream.js'
+export { createSourceRoute, streamScope } from './routes/stream.js'
 export { thumbScope } from './routes/thumbnail.js'
 
 export interface StreamServerOptions {

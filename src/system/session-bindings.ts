@@ -10,14 +10,14 @@ import type { Logger } from '../log.js'
 import { sessionMachine, type SessionEvent, type SessionInput, type SessionMediaInput, type SessionReadyInput } from '../machines/session.machine.js'
 import type { StreamSession } from '../protocol/wire.js'
 import type { RouteHandler } from '../server/routes/context.js'
-import { createStreamServer, type SessionEntry, type StreamServer, type StreamServerOptions } from '../server/stream-server.js'
+import { createSourceRoute, createStreamServer, type StreamServer, type StreamServerOptions } from '../server/stream-server.js'
 import { resolveFfmpegBinary } from '../services/ffmpeg/binaries.js'
 import type { HlsSource } from '../services/hls/engine.js'
 import { createHlsInputs, hlsSourceOf, type HlsInput } from '../services/hls/inputs.js'
 import type { ServerApi } from '../services/http/server-api.js'
 import { openDirectSource, type OpenSourceDeps } from '../services/media/direct-source.js'
 import type { SessionSource, SessionSourceDeps } from '../services/media/session-source.js'
-import { createSessionRegistry, type MutableSessionRegistry } from '../services/sessions/registry.js'
+import { createSessionRegistry, type MutableSessionRegistry, type SessionEntry } from '../services/sessions/registry.js'
 import type { SessionReportLedger } from '../services/sessions/report-ledger.js'
 import type { Closer } from './create-system.js'
 
@@ -299,7 +299,7 @@ export async function startSessionPart(options: SessionPartOptions): Promise<Ses
     secret: options.secret,
     ...(ffmpegPath !== undefined ? { ffmpegPath } : {}),
     allowedRoots: () => [...config.library.paths, config.downloads.dir],
-    routes: options.hlsEngine ? { hls: options.hlsEngine.routes, source: hlsInputs.route } : {},
+    routes: options.hlsEngine ? { hls: options.hlsEngine.routes, source: createSourceRoute(hlsInputs.registry) } : {},
     ...(options.metrics ? { metrics: options.metrics } : {}),
   })
   listening.server = server

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../src/log.js'
 import { mintStreamToken } from '../../src/services/auth/stream-token.js'
 import { createLocalFileSource } from '../../src/services/media/local-file-source.js'
-import { createStreamServer, type SessionRegistry, type StreamServer } from '../../src/server/stream-server.js'
+import { createStreamServer, type StreamServer } from '../../src/server/stream-server.js'
+import type { SessionRegistry } from '../../src/services/sessions/registry.js'
 
 // The local-file source reuses its read buffers once a response has gone to the kernel
 // (docs/stream-server.md). A buffer handed back too early would put one player's bytes into

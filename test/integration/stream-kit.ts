@@ -3,7 +3,7 @@
 import { connect } from 'node:net'
 import { mintStreamToken } from '../../src/services/auth/stream-token.js'
 import type { ByteSource } from '../../src/services/media/byte-source.js'
-import type { SessionEntry, SessionRegistry } from '../../src/server/stream-server.js'
+import type { SessionEntry, SessionRegistry } from '../../src/services/sessions/registry.js'
 import type { StreamSession } from '../../src/protocol/wire.js'
 
 export const testSecret = 'c2VjcmV0LWZvci1zdHJlYW0tdGVzdHMtMzItYnl0ZXM'

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import { silentLogger } from '../../src/log.js'
 import type { StreamSession } from '../../src/protocol/wire.js'
-import { createStreamServer, streamScope, type StreamServer } from '../../src/server/stream-server.js'
+import { createSourceRoute, createStreamServer, streamScope, type StreamServer } from '../../src/server/stream-server.js'
 import { mintStreamToken, verifyStreamToken } from '../../src/services/auth/stream-token.js'
 import { scrubUrls, type HlsSourceReference } from '../../src/services/hls/engine.js'
 import type { InProgressFileSourceOptions } from '../../src/services/media/in-progress-file-source.js'
@@ -69,7 +69,7 @@ beforeAll(async () => {
     sessions: createSessionRegistry(),
     secret: () => secret,
     now: () => nowMs,
-    routes: { source: inputs.route },
+    routes: { source: createSourceRoute(inputs.registry) },
   })
 })
 

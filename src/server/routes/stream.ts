@@ -2,24 +2,13 @@
 // play of a session whose PlayMethod is not `hls`. The file name is the player's label (it gives
 // the URL an extension); the session alone decides which bytes are served, so no part of the
 // URL ever reaches the file system.
-import type { StreamSession } from '../../protocol/wire.js'
-import type { ByteSource } from '../../services/media/byte-source.js'
+import { streamMaxRanges } from '../../config/defaults.js'
+import { hlsInputScope } from '../../services/hls/inputs.js'
+import type { SessionEntry, SessionRegistry } from '../../services/sessions/registry.js'
 import type { RouteContext } from './context.js'
 import { singleParam } from './request-target.js'
 import { sendNotFound } from './responses.js'
 import { sendSource } from './send-source.js'
-
-export interface SessionEntry {
-  session: StreamSession
-  source: ByteSource
-  /** Called when a GET is answered with body bytes (not HEAD, 304, 412, 416): a player plays. */
-  onMedia?: () => void
-}
-
-/** The root's live sessions, as the stream server sees them. */
-export interface SessionRegistry {
-  get(sessionId: string): SessionEntry | undefined
-}
 
 export interface StreamRouteOptions {
   sessions: SessionRegistry
@@ -55,4 +44,13 @@ export function createStreamRoute(options: StreamRouteOptions) {
       await opened.close()
     }
   }
+}
+
+/**
+ * `/source/<sessionId>/<name>?token=T`, scope `source:<sessionId>` (docs/hls.md "URL sources"):
+ * the agent's own loopback input for ffmpeg, this route's code over the HLS inputs' registry, whose
+ * every entry is served (they are all hls sessions, which `/stream` never serves).
+ */
+export function createSourceRoute(sessions: SessionRegistry) {
+  return createStreamRoute({ sessions, maxRanges: streamMaxRanges, scope: hlsInputScope, serves: () => true })
 }

@@ -2,17 +2,15 @@
 // a local path as they are, or a torrent file still downloading through a loopback URL of the
 // agent's own stream server.
 import { basename } from 'node:path'
-import { hlsInputTokenTtlSeconds, streamMaxRanges } from '../../config/defaults.js'
+import { hlsInputTokenTtlSeconds } from '../../config/defaults.js'
 import { InternalError, SourceMissingError } from '../../errors.js'
 import type { StreamSession } from '../../protocol/wire.js'
-import { createStreamRoute } from '../../server/routes/stream.js'
-import type { SessionEntry } from '../../server/stream-server.js'
 import { mintStreamToken } from '../auth/stream-token.js'
 import type { ByteSource } from '../media/byte-source.js'
 import { createInProgressFileSource } from '../media/in-progress-file-source.js'
 import { createLocalFileSource } from '../media/local-file-source.js'
 import type { SessionSourceDeps } from '../media/session-source.js'
-import { createSessionRegistry, type MutableSessionRegistry } from '../sessions/registry.js'
+import { createSessionRegistry, type MutableSessionRegistry, type SessionEntry } from '../sessions/registry.js'
 import type { HlsSource } from './engine.js'
 
 /** What ffmpeg reads for an HLS session: the direct link when present, else the local path. */
@@ -50,8 +48,7 @@ export interface HlsInputOptions {
 }
 
 export interface HlsInputs {
-  /** The stream server's `routes.source` handler. */
-  route: ReturnType<typeof createStreamRoute>
+  /** What the stream server's `routes.source` serves (createSourceRoute in src/server/routes/stream.ts). */
   registry: MutableSessionRegistry
   /** Throws when the file is in progress but no loopback URL can be made (no secret yet). */
   open(session: StreamSession): HlsInput
@@ -68,7 +65,6 @@ export function createHlsInputs(options: HlsInputOptions): HlsInputs {
   const now = options.now ?? Date.now
   const ttl = options.tokenTtlSeconds ?? hlsInputTokenTtlSeconds
   const complete = (filePath: string): boolean => options.fileComplete?.(filePath) === true
-  const route = createStreamRoute({ sessions: registry, maxRanges: streamMaxRanges, scope: hlsInputScope, serves: () => true })
 
   // The torrent's stream while the file is incomplete; the local file once it is complete (a
   // torrent that finished seeding leaves the engine, and a reconnecting ffmpeg must still read).
@@ -86,7 +82,6 @@ export function createHlsInputs(options: HlsInputOptions): HlsInputs {
   }
 
   return {
-    route,
     registry,
     open(session) {
       const fixed = hlsSourceOf(session)

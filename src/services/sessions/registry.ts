@@ -1,6 +1,21 @@
 // The registry of live stream sessions the stream server reads (docs/stream-server.md): the
-// session actors put an entry in when their source is open and take it out when they end.
-import type { SessionEntry, SessionRegistry } from '../../server/stream-server.js'
+// session actors put an entry in when their source is open and take it out when they end. The
+// entry's shape lives here, below the server, because services fill registries too (the HLS
+// inputs' loopback registry, src/services/hls/inputs.ts).
+import type { StreamSession } from '../../protocol/wire.js'
+import type { ByteSource } from '../media/byte-source.js'
+
+export interface SessionEntry {
+  session: StreamSession
+  source: ByteSource
+  /** Called when a GET is answered with body bytes (not HEAD, 304, 412, 416): a player plays. */
+  onMedia?: () => void
+}
+
+/** The root's live sessions, as the stream server sees them. */
+export interface SessionRegistry {
+  get(sessionId: string): SessionEntry | undefined
+}
 
 export interface MutableSessionRegistry extends SessionRegistry {
   set(sessionId: string, entry: SessionEntry): void
