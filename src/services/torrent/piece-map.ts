@@ -1,9 +1,9 @@
-import { readdir, readFile, stat, unlink } from 'node:fs/promises'
+import { readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Torrent } from 'webtorrent'
 import * as defaults from '../../config/defaults.js'
 import type { Logger } from '../../log.js'
-import { writeFileAtomic } from '../state/atomic-file.js'
+import { removeStaleTemps, writeFileAtomic } from '../state/atomic-file.js'
 import { storeFilePaths, type FilePool } from './file-store.js'
 
 // Resume without re-hashing (docs/torrents.md, Resume): each torrent's verified-piece map is kept
@@ -138,7 +138,8 @@ export class PieceMaps {
   }
 
   async load(infoHash: string): Promise<PieceMap | undefined> {
-    await (this.#cleaned ??= this.#removeTemps())
+    // Temps of map writes a kill interrupted; a map being written now (a magnet's, say) is kept.
+    await (this.#cleaned ??= removeStaleTemps(this.#dir, (name) => name.endsWith(suffix)).then(() => {}))
     let text: string
     try {
       text = await readFile(this.path(infoHash), 'utf8')
@@ -264,13 +265,5 @@ export class PieceMaps {
       }
     })
     return recorder.writing
-  }
-
-  /** Temp files of map writes a kill interrupted. */
-  async #removeTemps(): Promise<void> {
-    const names = await readdir(this.#dir).catch(() => [] as string[])
-    for (const name of names) {
-      if (name.startsWith('.') && name.includes(`${suffix}.`) && name.endsWith('.tmp')) await unlink(join(this.#dir, name)).catch(() => {})
-    }
   }
 }
