@@ -106,6 +106,13 @@ interface Recorder {
   last: PieceMap | undefined
 }
 
+export interface ResumeStart {
+  /** webtorrent `client.add` options. */
+  add: { skipVerify?: true; bitfield?: Uint8Array }
+  /** The map the options came from (it matched the files): pass it to `track`. */
+  matched?: PieceMap
+}
+
 export interface PieceMapsOptions {
   stateDir: string
   pool: FilePool
@@ -122,8 +129,6 @@ export class PieceMaps {
   readonly #recorders = new Map<string, Recorder>()
   /** Infohashes whose map was forgotten (recheck, removal) while a write was under way. */
   readonly #generation = new Map<string, number>()
-  /** Maps that matched the files at the last start, for the recorder to compare against. */
-  readonly #matched = new Map<string, PieceMap>()
   #cleaned: Promise<void> | undefined
 
   constructor(options: PieceMapsOptions) {
@@ -151,20 +156,23 @@ export class PieceMaps {
     return map
   }
 
-  /** webtorrent add options for a torrent about to start: `skipVerify` or `bitfield` when its files match the map. */
-  async startOptions(infoHash: string, torrent: { pieces?: unknown[]; files?: { path: string }[] }, root: string): Promise<{ skipVerify?: true; bitfield?: Uint8Array }> {
-    if (!torrent.pieces || !torrent.files || !infoHashPattern.test(infoHash)) return {}
+  /**
+   * For a torrent about to start: webtorrent add options (`skipVerify` or `bitfield` when its files
+   * match the map) and the map they came from, to hand to `track` for this same start (kept by the
+   * caller, not here: a launch abandoned before `track` leaves nothing behind).
+   */
+  async startOptions(infoHash: string, torrent: { pieces?: unknown[]; files?: { path: string }[] }, root: string): Promise<ResumeStart> {
+    if (!torrent.pieces || !torrent.files || !infoHashPattern.test(infoHash)) return { add: {} }
     try {
       const map = await this.load(infoHash)
       const decision = decideResume(map, torrent.pieces.length, await statFiles(storeFilePaths(root, torrent.files)))
-      if (map && decision.kind !== 'verify') this.#matched.set(infoHash, map)
-      if (decision.kind === 'complete') return { skipVerify: true }
-      if (decision.kind === 'partial') return { bitfield: decision.bitfield }
+      if (decision.kind === 'complete') return { add: { skipVerify: true }, matched: map }
+      if (decision.kind === 'partial') return { add: { bitfield: decision.bitfield }, matched: map }
       if (map) this.#log.info({ infoHash, reason: decision.reason }, 'files changed since the verified-piece map was written; verifying this torrent')
     } catch (err) {
       this.#log.warn({ err, infoHash }, 'cannot check the verified-piece map; verifying this torrent')
     }
-    return {}
+    return { add: {} }
   }
 
   /**
@@ -181,10 +189,12 @@ export class PieceMaps {
     }
   }
 
-  /** Records the torrent's verified pieces from now on (batched; see the top of this file). */
-  track(torrent: Torrent, infoHash: string, root: string): void {
-    const recorder: Recorder = { torrent, paths: null, pieces: 0, changed: false, timer: undefined, writing: Promise.resolve(), last: this.#matched.get(infoHash) }
-    this.#matched.delete(infoHash)
+  /**
+   * Records the torrent's verified pieces from now on (batched; see the top of this file).
+   * `matched`: the map this start resumed from (`startOptions`), i.e. the one on disk.
+   */
+  track(torrent: Torrent, infoHash: string, root: string, matched?: PieceMap): void {
+    const recorder: Recorder = { torrent, paths: null, pieces: 0, changed: false, timer: undefined, writing: Promise.resolve(), last: matched }
     this.#recorders.set(infoHash, recorder)
     const soon = () => {
       recorder.changed = true

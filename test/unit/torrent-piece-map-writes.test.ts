@@ -1,0 +1,86 @@
+import { EventEmitter } from 'node:events'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Torrent } from 'webtorrent'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { torrentMetadataDirName } from '../../src/config/defaults.js'
+import { silentLogger } from '../../src/log.js'
+import type { FilePool } from '../../src/services/torrent/file-store.js'
+import { PieceMaps, statFiles, type PieceMap } from '../../src/services/torrent/piece-map.js'
+
+// docs/torrents.md, Resume: how the engine's recorder writes a torrent's verified-piece map, seen
+// through a fake torrent (webtorrent's events and bitfield) and a spy in place of the file pool.
+
+const infoHash = 'c'.repeat(40)
+const log = silentLogger()
+
+/** Shaped like webtorrent's Torrent where piece-map.ts reads it. */
+class FakeTorrent extends EventEmitter {
+  bitfield = { buffer: new Uint8Array(1) }
+  pieces = [{}, {}, {}]
+  files = [{ path: 'a.bin' }, { path: 'sub/b.bin' }]
+  set(bits: number) {
+    this.bitfield.buffer[0] = bits
+  }
+}
+
+class SpyPool {
+  syncs: string[][] = []
+  sync(paths: Iterable<string>): Promise<void> {
+    this.syncs.push([...paths])
+    return Promise.resolve()
+  }
+}
+
+let state: string
+let data: string
+beforeEach(async () => {
+  state = await mkdtemp(join(tmpdir(), 'ma-piece-state-'))
+  data = await mkdtemp(join(tmpdir(), 'ma-piece-data-'))
+  await mkdir(join(data, 'sub'))
+  await writeFile(join(data, 'a.bin'), 'aaaa')
+  await writeFile(join(data, 'sub', 'b.bin'), 'bb')
+})
+afterEach(async () => {
+  await rm(state, { recursive: true, force: true })
+  await rm(data, { recursive: true, force: true })
+})
+
+const paths = () => [join(data, 'a.bin'), join(data, 'sub', 'b.bin')]
+const layout = () => ({ pieces: [{}, {}, {}], files: [{ path: 'a.bin' }, { path: 'sub/b.bin' }] })
+
+async function saveMap(bits: number): Promise<PieceMap> {
+  const map: PieceMap = { version: 1, infoHash, pieces: 3, bitfield: Buffer.from([bits]).toString('base64'), files: await statFiles(paths()) }
+  await mkdir(join(state, torrentMetadataDirName), { recursive: true })
+  await writeFile(join(state, torrentMetadataDirName, `${infoHash}.pieces.json`), JSON.stringify(map))
+  return map
+}
+
+const readMap = async (maps: PieceMaps) => JSON.parse(await readFile(maps.path(infoHash), 'utf8')) as PieceMap
+
+function setup() {
+  const pool = new SpyPool()
+  const maps = new PieceMaps({ stateDir: state, pool: pool as unknown as FilePool, logger: log, writeIntervalMs: 60_000 })
+  return { pool, maps }
+}
+
+describe('verified-piece map writes', () => {
+  it('writes the map of a start whose launch before was abandoned after its map had matched', async () => {
+    const { maps } = setup()
+    await saveMap(0xe0)
+    // A launch reads the map (it matches) and is abandoned before the torrent is added (a pause).
+    expect((await maps.startOptions(infoHash, layout(), data)).add).toEqual({ skipVerify: true })
+    // A recheck drops the map; the next start hashes every piece.
+    await maps.forget(infoHash)
+    const resume = await maps.startOptions(infoHash, layout(), data)
+    expect(resume).toEqual({ add: {} })
+    const torrent = new FakeTorrent()
+    maps.track(torrent as unknown as Torrent, infoHash, data, resume.matched)
+    torrent.set(0xe0)
+    torrent.emit('ready')
+    await maps.stopped(infoHash)
+    // Without a map on disk this start's verified pieces must be recorded, whatever matched before.
+    expect(await readMap(maps)).toMatchObject({ pieces: 3, bitfield: Buffer.from([0xe0]).toString('base64') })
+  })
+})
