@@ -1,16 +1,26 @@
 import { EventEmitter } from 'node:events'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Torrent } from 'webtorrent'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { torrentMetadataDirName } from '../../src/config/defaults.js'
 import { silentLogger } from '../../src/log.js'
+import { writeFileAtomic } from '../../src/services/state/atomic-file.js'
 import type { FilePool } from '../../src/services/torrent/file-store.js'
 import { PieceMaps, statFiles, type PieceMap } from '../../src/services/torrent/piece-map.js'
 
 // docs/torrents.md, Resume: how the engine's recorder writes a torrent's verified-piece map, seen
 // through a fake torrent (webtorrent's events and bitfield) and a spy in place of the file pool.
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>()
+  return { ...actual, stat: vi.fn(actual.stat) }
+})
+vi.mock('../../src/services/state/atomic-file.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/services/state/atomic-file.js')>()
+  return { ...actual, writeFileAtomic: vi.fn(actual.writeFileAtomic) }
+})
 
 const infoHash = 'c'.repeat(40)
 const log = silentLogger()
@@ -25,12 +35,17 @@ class FakeTorrent extends EventEmitter {
   }
 }
 
+/** FilePool's sync as a spy: `synced` is called when a sync has finished. */
 class SpyPool {
-  syncs: string[][] = []
-  sync(paths: Iterable<string>): Promise<void> {
-    this.syncs.push([...paths])
-    return Promise.resolve()
-  }
+  synced = vi.fn()
+  /** Runs while a sync is under way (a piece verified meanwhile, a failing disk). */
+  during: () => void = () => {}
+  sync = vi.fn(async (paths: Iterable<string>) => {
+    void paths
+    this.during()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    this.synced()
+  })
 }
 
 let state: string
@@ -59,8 +74,13 @@ async function saveMap(bits: number): Promise<PieceMap> {
 
 const readMap = async (maps: PieceMaps) => JSON.parse(await readFile(maps.path(infoHash), 'utf8')) as PieceMap
 
+const stats = () => vi.mocked(stat).mock.calls.map(([path]) => String(path)).filter((path) => path.startsWith(data))
+const settled = () => new Promise((resolve) => setTimeout(resolve, 20))
+
 function setup() {
   const pool = new SpyPool()
+  vi.mocked(stat).mockClear()
+  vi.mocked(writeFileAtomic).mockClear()
   const maps = new PieceMaps({ stateDir: state, pool: pool as unknown as FilePool, logger: log, writeIntervalMs: 60_000 })
   return { pool, maps }
 }
@@ -82,5 +102,29 @@ describe('verified-piece map writes', () => {
     await maps.stopped(infoHash)
     // Without a map on disk this start's verified pieces must be recorded, whatever matched before.
     expect(await readMap(maps)).toMatchObject({ pieces: 3, bitfield: Buffer.from([0xe0]).toString('base64') })
+  })
+
+  it('neither syncs nor stats the files of a torrent resumed complete at ready and done; the map at stop still looks at them', async () => {
+    const { pool, maps } = setup()
+    const saved = await saveMap(0xe0)
+    vi.mocked(stat).mockClear()
+    const resume = await maps.startOptions(infoHash, layout(), data)
+    expect(resume).toEqual({ add: { skipVerify: true }, matched: saved })
+    expect(stats()).toEqual(paths())
+    const torrent = new FakeTorrent()
+    maps.track(torrent as unknown as Torrent, infoHash, data, resume.matched)
+    torrent.set(0xe0)
+    torrent.emit('ready')
+    torrent.emit('done')
+    await settled()
+    expect(pool.sync).not.toHaveBeenCalled()
+    expect(stats()).toEqual(paths())
+    expect(writeFileAtomic).not.toHaveBeenCalled()
+    // A file touched meanwhile (bytes of a piece not yet verified, say): the last map records it.
+    await utimes(join(data, 'a.bin'), 1_000, 2_000)
+    await maps.stopped(infoHash)
+    expect(pool.sync).toHaveBeenCalledTimes(1)
+    expect(writeFileAtomic).toHaveBeenCalledTimes(1)
+    expect((await readMap(maps)).files[0]).toEqual({ size: 4, mtimeMs: 2_000_000 })
   })
 })

@@ -16,7 +16,9 @@ import { storeFilePaths, type FilePool } from './file-store.js'
 // every file of the torrent written since its last sync is fdatasync'd (FilePool.sync), then the
 // files are stat'ed and the map is written atomically. A piece verified after the copy waits for
 // the next map. Writes are batched: at most one map per `pieceMapWriteIntervalMs` while pieces
-// arrive, at once when the torrent is verified or done, and a last one when it stops.
+// arrive, at once when the torrent is verified or done, and a last one when it stops. One whose
+// bitfield is the map on disk's (a torrent resumed complete, at ready and done) stops before the
+// fdatasync and the stat: a start stats the files once, to check the map.
 
 export interface PieceMapFileStat {
   /** -1: the file did not exist. */
@@ -236,7 +238,7 @@ export class PieceMaps {
     clearTimeout(recorder.timer)
     // Always compared: bytes of pieces not yet verified may have changed the files' mtimes.
     recorder.changed = true
-    await this.#write(infoHash, recorder)
+    await this.#write(infoHash, recorder, { files: true })
   }
 
   /** Drops the map (recheck, removal): the next start hashes every piece. */
@@ -251,7 +253,8 @@ export class PieceMaps {
     await unlink(this.path(infoHash)).catch(() => {})
   }
 
-  #write(infoHash: string, recorder: Recorder): Promise<void> {
+  /** `files`: write the map if the files changed even when the pieces did not (the last map, at stop). */
+  #write(infoHash: string, recorder: Recorder, options: { files?: boolean } = {}): Promise<void> {
     recorder.writing = recorder.writing.then(async () => {
       const paths = recorder.paths
       const bitfield = recorder.torrent.bitfield?.buffer
@@ -261,6 +264,11 @@ export class PieceMaps {
       // Order matters: copy, then make every write that finished before the copy durable, then stat.
       const copy = Buffer.from(bitfield)
       const pieces = recorder.pieces
+      // The map on disk names exactly these pieces (ready and done of a torrent resumed complete,
+      // a timer after nothing new): nothing to make durable, so no fdatasync and no stat. Its file
+      // stats can only be behind by a put still under way, whose piece changes the bitfield and
+      // brings the next map; and the last map, at stop, looks at the files whatever the pieces.
+      if (!options.files && recorder.last?.pieces === pieces && recorder.last.bitfield === copy.toString('base64')) return
       try {
         await this.#pool.sync(paths)
         const files = await statFiles(paths)
