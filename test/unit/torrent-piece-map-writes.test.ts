@@ -12,6 +12,9 @@ import { PieceMaps, statFiles, type PieceMap } from '../../src/services/torrent/
 
 // docs/torrents.md, Resume: how the engine's recorder writes a torrent's verified-piece map, seen
 // through a fake torrent (webtorrent's events and bitfield) and a spy in place of the file pool.
+// The kill -9 test (test/integration/torrent-pieces-kill9.test.ts) cannot see a missing fdatasync
+// (the page cache outlives the process), so the order is pinned here with spies: the files' sync
+// ends before they are stat'ed, and the map is written after both.
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>()
@@ -74,6 +77,7 @@ async function saveMap(bits: number): Promise<PieceMap> {
 
 const readMap = async (maps: PieceMaps) => JSON.parse(await readFile(maps.path(infoHash), 'utf8')) as PieceMap
 
+const order = (fn: { mock: { invocationCallOrder: number[] } }) => fn.mock.invocationCallOrder
 const stats = () => vi.mocked(stat).mock.calls.map(([path]) => String(path)).filter((path) => path.startsWith(data))
 const settled = () => new Promise((resolve) => setTimeout(resolve, 20))
 
@@ -102,6 +106,46 @@ describe('verified-piece map writes', () => {
     await maps.stopped(infoHash)
     // Without a map on disk this start's verified pieces must be recorded, whatever matched before.
     expect(await readMap(maps)).toMatchObject({ pieces: 3, bitfield: Buffer.from([0xe0]).toString('base64') })
+  })
+
+  it('makes the files durable before it stats them, and writes the map naming only pieces verified before the sync, after both', async () => {
+    const { pool, maps } = setup()
+    const resume = await maps.startOptions(infoHash, layout(), data)
+    vi.mocked(stat).mockClear()
+    const torrent = new FakeTorrent()
+    maps.track(torrent as unknown as Torrent, infoHash, data, resume.matched)
+    torrent.set(0x80)
+    // Piece 1 is verified while the files are being synced: its bytes may not be durable yet.
+    pool.during = () => torrent.set(0xc0)
+    torrent.emit('ready')
+    await vi.waitFor(() => expect(writeFileAtomic).toHaveBeenCalledTimes(1))
+    expect(pool.sync).toHaveBeenCalledTimes(1)
+    expect(pool.sync.mock.calls[0]![0]).toEqual(paths())
+    expect(stats()).toEqual(paths())
+    const statOrder = order(vi.mocked(stat)).slice(-2)
+    expect(order(pool.synced)[0]!).toBeLessThan(Math.min(...statOrder))
+    expect(order(vi.mocked(writeFileAtomic))[0]!).toBeGreaterThan(Math.max(...statOrder))
+    expect((await readMap(maps)).bitfield).toBe(Buffer.from([0x80]).toString('base64'))
+    pool.during = () => {}
+    await maps.stopped(infoHash)
+    expect(order(pool.synced)[1]!).toBeLessThan(order(vi.mocked(writeFileAtomic))[1]!)
+    expect((await readMap(maps)).bitfield).toBe(Buffer.from([0xc0]).toString('base64'))
+  })
+
+  it('writes no map when the files cannot be made durable, and tries again at the next write', async () => {
+    const { pool, maps } = setup()
+    const resume = await maps.startOptions(infoHash, layout(), data)
+    const torrent = new FakeTorrent()
+    maps.track(torrent as unknown as Torrent, infoHash, data, resume.matched)
+    torrent.set(0xe0)
+    pool.during = () => { throw Object.assign(new Error('EIO'), { code: 'EIO' }) }
+    torrent.emit('ready')
+    await settled()
+    expect(pool.sync).toHaveBeenCalledTimes(1)
+    expect(writeFileAtomic).not.toHaveBeenCalled()
+    pool.during = () => {}
+    await maps.stopped(infoHash)
+    expect((await readMap(maps)).bitfield).toBe(Buffer.from([0xe0]).toString('base64'))
   })
 
   it('neither syncs nor stats the files of a torrent resumed complete at ready and done; the map at stop still looks at them', async () => {
