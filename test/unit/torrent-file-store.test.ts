@@ -1,14 +1,21 @@
+import * as fs from 'node:fs'
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { FilePool, fileStoreFor, noDataOnDisk } from '../../src/services/torrent/file-store.js'
 
 // The engine's chunk store (docs/torrents.md, What the engine changes behind webtorrent) on real
 // files: chunks spanning files land at the right offsets, reads see exactly what was written,
 // the pool never keeps more idle descriptors than allowed, and bad requests are refused.
+
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>()
+  return { ...actual, mkdir: vi.fn(actual.mkdir), open: vi.fn(actual.open) }
+})
 
 const dirs: string[] = []
 afterAll(async () => {
@@ -73,7 +80,10 @@ describe('file store', () => {
     await expect(put(store, 0, Buffer.alloc(99))).rejects.toThrow(/must be 100 bytes/)
     await expect(put(store, 2, Buffer.alloc(100))).rejects.toThrow(/must be 50 bytes/)
     await expect(get(store, 0, { offset: 50, length: 60 })).rejects.toThrow(/outside chunk 0/)
-    // Nothing written yet: the file is empty, a read cannot be satisfied (verification says "not there").
+    // Nothing written yet: no file, a read cannot be satisfied (verification says "not there") and creates nothing.
+    await expect(get(store, 1)).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(existsSync(join(dir, 't'))).toBe(false)
+    await put(store, 0, Buffer.alloc(100, 1))
     await expect(get(store, 1)).rejects.toThrow(/shorter/)
     await put(store, 2, Buffer.alloc(50, 7))
     expect((await stat(join(dir, 't', 'a.bin'))).size).toBe(250)
@@ -119,5 +129,72 @@ describe('file store', () => {
     // A path below a file (ENOTDIR) holds nothing either.
     await writeFile(join(dir, 'file'), 'y')
     expect(await noDataOnDisk([join(dir, 'file', 'below')])).toBe(true)
+  })
+
+  it('creates a file and its directories on its first write only: a read or a descriptor opened again makes no directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const files = [{ path: 't/sub/a.bin', offset: 0, length: 100 }, { path: 't/b.bin', offset: 100, length: 100 }]
+    // One descriptor: every switch between the files closes one and opens the other again.
+    const pool = new FilePool({ maxOpen: 1 })
+    const store = new (fileStoreFor(pool))(50, { path: dir, files, length: 200 })
+    const mkdirs = vi.mocked(fs.mkdir)
+    const opens = vi.mocked(fs.open)
+    mkdirs.mockClear()
+    opens.mockClear()
+    await expect(get(store, 0)).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(mkdirs).not.toHaveBeenCalled()
+    expect(existsSync(join(dir, 't'))).toBe(false)
+    const data = randomBytes(200)
+    for (let i = 0; i < 4; i++) await put(store, i, data.subarray(i * 50, (i + 1) * 50))
+    // t/sub (recursively with t) for a.bin; b.bin's open then finds t.
+    expect(mkdirs).toHaveBeenCalledTimes(1)
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 4; i++) expect((await get(store, i)).equals(data.subarray(i * 50, (i + 1) * 50))).toBe(true)
+    }
+    expect(mkdirs).toHaveBeenCalledTimes(1)
+    expect(opens.mock.calls.length).toBeGreaterThan(6)
+    await pool.closeAll()
+  })
+
+  it('creates a missing file for a write that joins a read still opening it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const pool = new FilePool({ maxOpen: 4 })
+    const store = new (fileStoreFor(pool))(10, { path: dir, files: [{ path: 'new/a.bin', offset: 0, length: 10 }], length: 10 })
+    const reading = get(store, 0)
+    const writing = put(store, 0, Buffer.alloc(10, 3))
+    await expect(reading).rejects.toMatchObject({ code: 'ENOENT' })
+    await writing
+    expect(await get(store, 0)).toEqual(Buffer.alloc(10, 3))
+    await pool.closeAll()
+  })
+
+  it('closes a descriptor in use once its last request lets go, waiting without polling', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const path = join(dir, 'a.bin')
+    const pool = new FilePool({ maxOpen: 4 })
+    await pool.with(path, async () => {}, true)
+    let released = false
+    let letGo!: () => void
+    const holding = new Promise<void>((resolve) => { letGo = resolve })
+    const using = pool.with(path, async (fd) => {
+      await holding
+      // Still open: the close waited for this request.
+      await new Promise<void>((resolve, reject) => fs.write(fd, Buffer.from('late'), 0, 4, 0, (err) => (err ? reject(err) : resolve())))
+    }, true)
+    const spy = vi.spyOn(globalThis, 'setImmediate')
+    const releasing = pool.release([path]).then(() => { released = true })
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(released).toBe(false)
+    // The close waits on the request, not on a loop of event-loop turns.
+    expect(spy).not.toHaveBeenCalled()
+    spy.mockRestore()
+    letGo()
+    await using
+    await releasing
+    expect(pool.openCount).toBe(0)
+    expect(await readFile(path, 'utf8')).toBe('late')
   })
 })

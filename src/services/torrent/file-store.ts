@@ -23,32 +23,52 @@ import { parseTorrentFile, torrentFilePath } from './source.js'
 type Callback = (err?: Error | null) => void
 type ReadCallback = (err: Error | null, buf?: Buffer) => void
 
+interface Opened {
+  fd: number
+  writable: boolean
+}
+
 interface Handle {
   path: string
+  /** The open(2) under way or done (or a failure: the file is not there, not readable). */
+  opening: Promise<Opened>
   /** Resolves with the descriptor (or rejects when the file cannot be opened). */
   opened: Promise<number>
   fd: number | null
   /** Requests using the descriptor now: it is not closed under them. */
   users: number
+  /** Called when the last user lets go (a close waiting for them). */
+  idle: (() => void) | undefined
   /** Written since its last fdatasync. */
   dirty: boolean
   writable: boolean
+  /** Opened (or being opened) to write: the file and its directories are created if missing. */
+  creates: boolean
 }
 
-function openFile(path: string): Promise<{ fd: number; writable: boolean }> {
-  return new Promise((resolve, reject) => {
-    mkdir(dirname(path), { recursive: true }, (mkdirErr) => {
-      open(path, constants.O_RDWR | constants.O_CREAT, 0o666, (err, fd) => {
-        if (!err) return resolve({ fd, writable: true })
-        // Data on a read-only mount or owned by someone else can still be seeded.
-        const code = (err as NodeJS.ErrnoException).code
-        if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') {
-          return open(path, constants.O_RDONLY, (roErr, roFd) => (roErr ? reject(roErr) : resolve({ fd: roFd, writable: false })))
-        }
-        reject(mkdirErr && code === 'ENOENT' ? mkdirErr : err)
-      })
-    })
-  })
+const errnoCode = (err: unknown) => (err as NodeJS.ErrnoException | null)?.code
+
+function openAs(path: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) => open(path, flags, 0o666, (err, fd) => (err ? reject(err) : resolve(fd))))
+}
+
+/**
+ * Opens a file read-write. For a write (`create`) a missing file is created, and its directories
+ * only when the open says they are missing (ENOENT): no mkdir for every descriptor opened. A read
+ * creates nothing: a missing file fails it (webtorrent counts the piece as not there).
+ */
+async function openFile(path: string, create: boolean): Promise<Opened> {
+  const flags = create ? constants.O_RDWR | constants.O_CREAT : constants.O_RDWR
+  try {
+    return { fd: await openAs(path, flags), writable: true }
+  } catch (err) {
+    const code = errnoCode(err)
+    // Data on a read-only mount or owned by someone else can still be seeded.
+    if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return { fd: await openAs(path, constants.O_RDONLY), writable: false }
+    if (code !== 'ENOENT' || !create) throw err
+  }
+  await new Promise<void>((resolve, reject) => mkdir(dirname(path), { recursive: true }, (err) => (err ? reject(err) : resolve())))
+  return { fd: await openAs(path, flags), writable: true }
 }
 
 const datasync = (fd: number) => new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())))
@@ -101,23 +121,20 @@ export class FilePool {
     return this.#handles.size
   }
 
-  /** Runs `use` with the file's descriptor, opening it if needed; `wrote` marks it for the next sync. */
+  /**
+   * Runs `use` with the file's descriptor, opening it if needed; `wrote` (a write: the file is
+   * created if missing) marks it for the next sync.
+   */
   async with<T>(path: string, use: (fd: number, writable: boolean) => Promise<T>, wrote = false): Promise<T> {
     let handle = this.#handles.get(path)
     if (handle) {
       this.#handles.delete(path)
       this.#handles.set(path, handle)
+      if (wrote && !handle.creates) this.#mayCreate(handle)
     } else {
-      const opening = openFile(path)
-      const made: Handle = { path, opened: opening.then((o) => o.fd), fd: null, users: 0, dirty: false, writable: true }
-      handle = made
-      this.#handles.set(path, made)
-      opening.then((o) => {
-        made.fd = o.fd
-        made.writable = o.writable
-      }, () => {
-        if (this.#handles.get(path) === made) this.#handles.delete(path)
-      })
+      handle = { path, opening: undefined!, opened: undefined!, fd: null, users: 0, idle: undefined, dirty: false, writable: true, creates: wrote }
+      this.#settle(handle, openFile(path, wrote))
+      this.#handles.set(path, handle)
       this.#evict()
     }
     handle.users++
@@ -127,9 +144,41 @@ export class FilePool {
       if (wrote) handle.dirty = true
       return result
     } finally {
-      handle.users--
-      if (handle.users === 0) this.#evict()
+      this.#letGo(handle)
     }
+  }
+
+  /** Follows an open: the descriptor once there; a failed open takes the handle out of the pool. */
+  #settle(handle: Handle, opening: Promise<Opened>): void {
+    const opened: Promise<number> = opening.then((o) => {
+      handle.fd = o.fd
+      handle.writable = o.writable
+      return o.fd
+    }, (err: unknown) => {
+      // Unless a write took the handle over meanwhile (#mayCreate).
+      if (handle.opened === opened && this.#handles.get(handle.path) === handle) this.#handles.delete(handle.path)
+      throw err
+    })
+    // A failure reaches every request awaiting it; none may be left unhandled.
+    opened.catch(() => {})
+    handle.opening = opening
+    handle.opened = opened
+  }
+
+  /** A write joins a handle a read is opening: if the read finds no file, the write creates it. */
+  #mayCreate(handle: Handle): void {
+    handle.creates = true
+    if (handle.fd !== null) return
+    this.#settle(handle, handle.opening.catch((err: unknown) => (errnoCode(err) === 'ENOENT' ? openFile(handle.path, true) : Promise.reject(err as Error))))
+  }
+
+  #letGo(handle: Handle): void {
+    handle.users--
+    if (handle.users > 0) return
+    const idle = handle.idle
+    handle.idle = undefined
+    idle?.()
+    this.#evict()
   }
 
   /** fdatasync every file of `paths` written since its last sync: data put before this call is then on disk. */
@@ -143,10 +192,7 @@ export class FilePool {
       waits.push(datasync(handle.fd).catch((err: unknown) => {
         handle.dirty = true
         throw err
-      }).finally(() => {
-        handle.users--
-        if (handle.users === 0) this.#evict()
-      }))
+      }).finally(() => this.#letGo(handle)))
     }
     const results = await Promise.allSettled(waits)
     const failed = results.find((r) => r.status === 'rejected')
@@ -190,7 +236,8 @@ export class FilePool {
   async #close(handle: Handle): Promise<void> {
     const fd = await handle.opened.catch(() => null)
     if (fd === null) return
-    while (handle.users > 0) await new Promise((resolve) => setImmediate(resolve))
+    // Taken out of the pool already, so no new user comes: wait for the last one to let go.
+    if (handle.users > 0) await new Promise<void>((resolve) => { handle.idle = resolve })
     // A descriptor is flushed before it closes: the pool's "not open and dirty" means durable.
     if (handle.dirty) await datasync(fd).catch(() => {})
     await closeFd(fd)
