@@ -8,18 +8,22 @@ import type { TorrentStats } from '../services/torrent/engine.js'
 // engine reports something - a peer connecting, metadata, ready, done - so an idle seedbox of
 // N torrents has no timer per torrent.
 
+/**
+ * The poll's timer: the shape of ManualClock (src/services/clock/manual-clock.ts, which tests
+ * use) and of xstate's SimulatedClock. One timeout at a time, armed again after each sample.
+ */
 export interface PollTimers {
-  setInterval(fn: () => void, ms: number): unknown
-  clearInterval(handle: unknown): void
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
 }
 
 export const realTimers: PollTimers = {
-  setInterval: (fn, ms) => {
-    const handle = setInterval(fn, ms)
+  setTimeout: (fn, ms) => {
+    const handle = setTimeout(fn, ms)
     handle.unref?.()
     return handle
   },
-  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 }
 
 export interface ProgressPollOptions {
@@ -56,19 +60,25 @@ export function createProgressPoll(options: ProgressPollOptions): ProgressPoll {
     }
     return unchanged && stats.peers === 0
   }
+  const arm = () => {
+    handle = timers.setTimeout(tick, options.intervalMs)
+  }
   const tick = () => {
+    handle = undefined
+    // A send may wake the poll (and arm it) from inside the sample.
     if (sample()) disarm()
+    else if (handle === undefined && !stopped) arm()
   }
   const disarm = () => {
     if (handle === undefined) return
-    timers.clearInterval(handle)
+    timers.clearTimeout(handle)
     handle = undefined
   }
   return {
     wake() {
       if (stopped) return
       sample()
-      if (handle === undefined) handle = timers.setInterval(tick, options.intervalMs)
+      if (handle === undefined) arm()
     },
     get polling() {
       return handle !== undefined

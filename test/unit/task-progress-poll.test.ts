@@ -1,36 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { TaskProgress } from '../../src/machines/task.machine.js'
 import type { TorrentStats } from '../../src/services/torrent/engine.js'
-import { createProgressPoll, type PollTimers } from '../../src/system/task-progress-poll.js'
+import { ManualClock } from '../../src/services/clock/manual-clock.js'
+import { createProgressPoll } from '../../src/system/task-progress-poll.js'
 
 // A task samples its torrent only while something can change: an idle seeding torrent (no
 // peers) must arm no timer at all, so a seedbox of many torrents does not wake every second.
-
-/** A clock whose intervals run only when the test advances it. */
-class FakeClock implements PollTimers {
-  now = 0
-  intervals = new Map<number, { fn: () => void; ms: number; next: number }>()
-  #id = 0
-  setInterval(fn: () => void, ms: number) {
-    const id = ++this.#id
-    this.intervals.set(id, { fn, ms, next: this.now + ms })
-    return id
-  }
-  clearInterval(handle: unknown) {
-    this.intervals.delete(handle as number)
-  }
-  advance(ms: number) {
-    const until = this.now + ms
-    for (;;) {
-      const due = [...this.intervals.entries()].filter(([, t]) => t.next <= until).sort((a, b) => a[1].next - b[1].next)[0]
-      if (!due) break
-      this.now = due[1].next
-      due[1].next += due[1].ms
-      due[1].fn()
-    }
-    this.now = until
-  }
-}
 
 const stats = (over: Partial<TorrentStats> = {}): TorrentStats => ({
   infoHash: 'a'.repeat(40), name: 'n', hasMetadata: true, ready: true, done: true, progress: 1, size: 100, downloaded: 100,
@@ -38,7 +13,7 @@ const stats = (over: Partial<TorrentStats> = {}): TorrentStats => ({
 })
 
 function setup(initial: TorrentStats) {
-  const clock = new FakeClock()
+  const clock = new ManualClock()
   let current = initial
   let reads = 0
   const sent: TaskProgress[] = []
@@ -56,7 +31,7 @@ describe('task progress poll', () => {
     const reads = t.reads()
     t.clock.advance(3_600_000)
     expect(t.reads()).toBe(reads)
-    expect(t.clock.intervals.size).toBe(0)
+    expect(t.clock.pending).toBe(0)
     expect(t.sent).toHaveLength(1)
   })
 
@@ -97,6 +72,22 @@ describe('task progress poll', () => {
     t.poll.wake()
     t.poll.stop()
     t.poll.wake()
-    expect(t.clock.intervals.size).toBe(0)
+    expect(t.clock.pending).toBe(0)
+  })
+
+  it('keeps one timer armed when a sample it sends wakes it again (an engine event on the way)', () => {
+    const clock = new ManualClock()
+    let uploaded = 0
+    const poll = createProgressPoll({
+      intervalMs: 1000,
+      read: () => stats({ peers: 1, uploaded: uploaded++ }),
+      send: () => { if (uploaded % 2 === 0) poll.wake() },
+      timers: clock,
+    })
+    poll.wake()
+    for (let i = 0; i < 10; i++) {
+      clock.advance(1000)
+      expect(clock.pending).toBe(1)
+    }
   })
 })

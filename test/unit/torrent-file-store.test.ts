@@ -1,14 +1,21 @@
+import * as fs from 'node:fs'
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { FilePool, fileStoreFor, noDataOnDisk } from '../../src/services/torrent/file-store.js'
 
 // The engine's chunk store (docs/torrents.md, What the engine changes behind webtorrent) on real
 // files: chunks spanning files land at the right offsets, reads see exactly what was written,
 // the pool never keeps more idle descriptors than allowed, and bad requests are refused.
+
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>()
+  return { ...actual, mkdir: vi.fn(actual.mkdir), open: vi.fn(actual.open) }
+})
 
 const dirs: string[] = []
 afterAll(async () => {
@@ -20,15 +27,25 @@ const put = (store: InstanceType<ReturnType<typeof fileStoreFor>>, index: number
 const get = (store: InstanceType<ReturnType<typeof fileStoreFor>>, index: number, opts: { offset?: number; length?: number } | null = null) =>
   new Promise<Buffer>((resolve, reject) => store.get(index, opts, (err, buf) => (err ? reject(err) : resolve(buf!))))
 
+/** Files' sizes, a chunk length, and an order to write the chunks in (drawn by fast-check, so a failure replays from its seed). */
+const layouts = fc.tuple(fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 3000 }))
+  .chain(([sizes, chunkLength]) => {
+    const chunks = Math.ceil(sizes.reduce((sum, size) => sum + size, 0) / chunkLength)
+    return fc.record({
+      sizes: fc.constant(sizes),
+      chunkLength: fc.constant(chunkLength),
+      order: fc.shuffledSubarray([...Array(chunks).keys()], { minLength: chunks, maxLength: chunks }),
+    })
+  })
+
 describe('file store', () => {
   it('writes chunks across file boundaries, in slices of any size, and reads any range back, with at most the allowed idle descriptors', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 6 }),
-        fc.integer({ min: 1, max: 3000 }),
+        layouts,
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 1, max: 4000 }),
-        async (sizes, chunkLength, maxOpen, writeSliceBytes) => {
+        async ({ sizes, chunkLength, order }, maxOpen, writeSliceBytes) => {
           const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
           dirs.push(dir)
           let offset = 0
@@ -42,8 +59,8 @@ describe('file store', () => {
           const pool = new FilePool({ maxOpen, writeSliceBytes })
           const store = new (fileStoreFor(pool))(chunkLength, { path: dir, files, length: total })
           const chunks = Math.ceil(total / chunkLength)
-          // Written in a shuffled order, concurrently.
-          const order = [...Array(chunks).keys()].sort(() => Math.random() - 0.5)
+          expect([...order].sort((a, b) => a - b)).toEqual([...Array(chunks).keys()])
+          // Written in the drawn order, concurrently.
           await Promise.all(order.map((i) => put(store, i, data.subarray(i * chunkLength, Math.min(total, (i + 1) * chunkLength)))))
           expect(pool.openCount).toBeLessThanOrEqual(maxOpen)
           for (let i = 0; i < chunks; i++) {
@@ -73,7 +90,10 @@ describe('file store', () => {
     await expect(put(store, 0, Buffer.alloc(99))).rejects.toThrow(/must be 100 bytes/)
     await expect(put(store, 2, Buffer.alloc(100))).rejects.toThrow(/must be 50 bytes/)
     await expect(get(store, 0, { offset: 50, length: 60 })).rejects.toThrow(/outside chunk 0/)
-    // Nothing written yet: the file is empty, a read cannot be satisfied (verification says "not there").
+    // Nothing written yet: no file, a read cannot be satisfied (verification says "not there") and creates nothing.
+    await expect(get(store, 1)).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(existsSync(join(dir, 't'))).toBe(false)
+    await put(store, 0, Buffer.alloc(100, 1))
     await expect(get(store, 1)).rejects.toThrow(/shorter/)
     await put(store, 2, Buffer.alloc(50, 7))
     expect((await stat(join(dir, 't', 'a.bin'))).size).toBe(250)
@@ -119,5 +139,72 @@ describe('file store', () => {
     // A path below a file (ENOTDIR) holds nothing either.
     await writeFile(join(dir, 'file'), 'y')
     expect(await noDataOnDisk([join(dir, 'file', 'below')])).toBe(true)
+  })
+
+  it('creates a file and its directories on its first write only: a read or a descriptor opened again makes no directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const files = [{ path: 't/sub/a.bin', offset: 0, length: 100 }, { path: 't/b.bin', offset: 100, length: 100 }]
+    // One descriptor: every switch between the files closes one and opens the other again.
+    const pool = new FilePool({ maxOpen: 1 })
+    const store = new (fileStoreFor(pool))(50, { path: dir, files, length: 200 })
+    const mkdirs = vi.mocked(fs.mkdir)
+    const opens = vi.mocked(fs.open)
+    mkdirs.mockClear()
+    opens.mockClear()
+    await expect(get(store, 0)).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(mkdirs).not.toHaveBeenCalled()
+    expect(existsSync(join(dir, 't'))).toBe(false)
+    const data = randomBytes(200)
+    for (let i = 0; i < 4; i++) await put(store, i, data.subarray(i * 50, (i + 1) * 50))
+    // t/sub (recursively with t) for a.bin; b.bin's open then finds t.
+    expect(mkdirs).toHaveBeenCalledTimes(1)
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 4; i++) expect((await get(store, i)).equals(data.subarray(i * 50, (i + 1) * 50))).toBe(true)
+    }
+    expect(mkdirs).toHaveBeenCalledTimes(1)
+    expect(opens.mock.calls.length).toBeGreaterThan(6)
+    await pool.closeAll()
+  })
+
+  it('creates a missing file for a write that joins a read still opening it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const pool = new FilePool({ maxOpen: 4 })
+    const store = new (fileStoreFor(pool))(10, { path: dir, files: [{ path: 'new/a.bin', offset: 0, length: 10 }], length: 10 })
+    const reading = get(store, 0)
+    const writing = put(store, 0, Buffer.alloc(10, 3))
+    await expect(reading).rejects.toMatchObject({ code: 'ENOENT' })
+    await writing
+    expect(await get(store, 0)).toEqual(Buffer.alloc(10, 3))
+    await pool.closeAll()
+  })
+
+  it('closes a descriptor in use once its last request lets go, waiting without polling', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-file-store-'))
+    dirs.push(dir)
+    const path = join(dir, 'a.bin')
+    const pool = new FilePool({ maxOpen: 4 })
+    await pool.with(path, async () => {}, true)
+    let released = false
+    let letGo!: () => void
+    const holding = new Promise<void>((resolve) => { letGo = resolve })
+    const using = pool.with(path, async (fd) => {
+      await holding
+      // Still open: the close waited for this request.
+      await new Promise<void>((resolve, reject) => fs.write(fd, Buffer.from('late'), 0, 4, 0, (err) => (err ? reject(err) : resolve())))
+    }, true)
+    const spy = vi.spyOn(globalThis, 'setImmediate')
+    const releasing = pool.release([path]).then(() => { released = true })
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(released).toBe(false)
+    // The close waits on the request, not on a loop of event-loop turns.
+    expect(spy).not.toHaveBeenCalled()
+    spy.mockRestore()
+    letGo()
+    await using
+    await releasing
+    expect(pool.openCount).toBe(0)
+    expect(await readFile(path, 'utf8')).toBe('late')
   })
 })

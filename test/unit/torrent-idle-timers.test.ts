@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { jitterAnnounces, jitteredIntervalMs, parkIdleTimers } from '../../src/services/torrent/idle-timers.js'
 
 // Idle seeding wakes nothing per torrent: webtorrent's re-choke timer runs only while a torrent
@@ -26,21 +26,39 @@ class FakeTorrent extends EventEmitter {
 }
 
 describe('idle torrent timers', () => {
-  it('arms no timer for a torrent without peers, a re-choke timer while a peer is connected, and none after it left', async () => {
-    const torrent = new FakeTorrent()
-    expect(parkIdleTimers(torrent)).toBeUndefined()
-    torrent.start()
-    expect(torrent._rechokeIntervalId).toBeNull()
-    // The no-peers timer object stays (webtorrent unrefs it) but never fires.
-    expect((torrent._noPeersIntervalId as unknown as { _destroyed: boolean })._destroyed).toBe(true)
-    const wire = new EventEmitter()
-    torrent.wires.push(wire)
-    torrent.emit('wire', wire)
-    expect(torrent._rechokeIntervalId).not.toBeNull()
-    torrent.wires.pop()
-    wire.emit('close')
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(torrent._rechokeIntervalId).toBeNull()
+  it('arms no timer for a torrent without peers, a re-choke timer while a peer is connected, and none after it left', () => {
+    vi.useFakeTimers()
+    try {
+      const torrent = new FakeTorrent()
+      const noPeers = vi.fn()
+      torrent.on('noPeers', noPeers)
+      expect(parkIdleTimers(torrent)).toBeUndefined()
+      torrent.start()
+      expect(torrent._rechokeIntervalId).toBeNull()
+      // Both of webtorrent's intervals were armed and neither is left: two idle minutes wake nothing.
+      expect(vi.getTimerCount()).toBe(0)
+      vi.advanceTimersByTime(120_000)
+      expect(torrent.rechokes).toBe(0)
+      expect(noPeers).not.toHaveBeenCalled()
+      const wire = new EventEmitter()
+      torrent.wires.push(wire)
+      torrent.emit('wire', wire)
+      // webtorrent's period while a peer is connected.
+      vi.advanceTimersByTime(9_999)
+      expect(torrent.rechokes).toBe(0)
+      vi.advanceTimersByTime(20_001)
+      expect(torrent.rechokes).toBe(3)
+      torrent.wires.pop()
+      wire.emit('close')
+      // The park runs on the next turn (webtorrent drops the wire right after 'close').
+      vi.advanceTimersByTime(0)
+      expect(vi.getTimerCount()).toBe(0)
+      vi.advanceTimersByTime(120_000)
+      expect(torrent.rechokes).toBe(3)
+      expect(noPeers).not.toHaveBeenCalled()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('leaves a torrent of another shape alone and says why', () => {

@@ -13,7 +13,7 @@ import { parseTorrentFile, resolveTorrentSource, torrentFilePath, type ResolvedS
 import { installUtpFallback } from './utp-fallback.js'
 import { FilePool, deleteTorrentFiles, fileStoreFor, noDataOnDisk, storeFilePaths } from './file-store.js'
 import { readTorrentFile } from './read-stream.js'
-import { PieceMaps } from './piece-map.js'
+import { PieceMaps, type PieceMap } from './piece-map.js'
 import { installWireTuning } from './wire-tuning.js'
 import { installMseKeys } from './mse-keys.js'
 import { installPiecePool } from './piece-pool.js'
@@ -505,6 +505,7 @@ export class WebTorrentEngine implements TorrentEngine {
     const addOptions: AddOptions = { path: resolve(this.#options.downloadDir), store: this.#store, storeCacheSlots: 0 }
     // With maps the map decides (a mismatch hashes all); without, the bitfield of the last stop here.
     if (!this.#pieceMaps && entry.bitfield) addOptions.bitfield = entry.bitfield
+    let resumedFrom: PieceMap | undefined
     if (this.#pieceMaps) {
       // Complete and unchanged, and nobody asking for it: straight to dormant, no webtorrent object (a restart).
       if (!options.live && this.#dormancy.enabled && parsed.pieces && parsed.files
@@ -513,7 +514,9 @@ export class WebTorrentEngine implements TorrentEngine {
         await this.#dormancy.restore(entry, parsed, addOptions.path!, torrentFile)
         return
       }
-      Object.assign(addOptions, await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!))
+      const resume = await this.#pieceMaps.startOptions(infoHash, parsed, addOptions.path!)
+      Object.assign(addOptions, resume.add)
+      resumedFrom = resume.matched
       if (entry.paused || this.#closed || this.#replacing) return
     }
     // Not one byte of the torrent on disk (a new download): nothing to verify. Without a startup
@@ -528,7 +531,7 @@ export class WebTorrentEngine implements TorrentEngine {
     const network = this.#network
     const torrent = withinNetwork(network, () => this.#client.add(parsed, addOptions))
     entry.torrent = torrent
-    this.#pieceMaps?.track(torrent, infoHash, addOptions.path!)
+    this.#pieceMaps?.track(torrent, infoHash, addOptions.path!, resumedFrom)
     if (network && !network.isOpen()) torrent.pause()
     this.#fallBackFromUtp(torrent, infoHash)
     this.#retryAnnounces(torrent, infoHash)

@@ -1,21 +1,19 @@
-import { close, constants, fdatasync, mkdir, open, read, rm, write } from 'node:fs'
+import { read, rm, write } from 'node:fs'
 import { rm as rmAsync, rmdir, stat as statAsync } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import * as defaults from '../../config/defaults.js'
+import { FilePool } from './file-pool.js'
 import { RELEASES_PUT_BUFFER } from './piece-pool.js'
 import { parseTorrentFile, torrentFilePath } from './source.js'
 
 // The chunk store behind webtorrent's `store` option (abstract-chunk-store: put/get/close/destroy
 // and `chunkLength`), replacing fs-chunk-store + random-access-file (docs/torrents.md, What the
 // engine changes behind webtorrent). Why:
-// - One bounded pool of file descriptors for the whole engine (least recently used closed first),
-//   instead of one open file per torrent file held by each torrent.
+// - One bounded pool of file descriptors for the whole engine (file-pool.ts: least recently used
+//   closed first), instead of one open file per torrent file held by each torrent.
 // - Positional I/O straight into and out of one buffer per request: a piece spanning files is read
 //   into slices of one allocation, never read into parts and concatenated.
-// - Durability the verified-piece map can rely on (piece-map.ts): the pool knows which files were
-//   written since their last fdatasync, `sync(paths)` flushes exactly those, and a descriptor that
-//   is closed (evicted, torrent stopped) is flushed first, so a file without an open dirty
-//   descriptor is on disk.
+// - Durability the verified-piece map can rely on (piece-map.ts), kept by the pool (file-pool.ts):
+//   a file without an open dirty descriptor is on disk.
 // No piece cache: the engine sets webtorrent's `storeCacheSlots` to 0 (its per-torrent cache of 20
 // pieces is filled by verification and never emptied); the kernel's page cache is the one cache,
 // bounded and emptied under memory pressure by the kernel.
@@ -23,179 +21,7 @@ import { parseTorrentFile, torrentFilePath } from './source.js'
 type Callback = (err?: Error | null) => void
 type ReadCallback = (err: Error | null, buf?: Buffer) => void
 
-interface Handle {
-  path: string
-  /** Resolves with the descriptor (or rejects when the file cannot be opened). */
-  opened: Promise<number>
-  fd: number | null
-  /** Requests using the descriptor now: it is not closed under them. */
-  users: number
-  /** Written since its last fdatasync. */
-  dirty: boolean
-  writable: boolean
-}
-
-function openFile(path: string): Promise<{ fd: number; writable: boolean }> {
-  return new Promise((resolve, reject) => {
-    mkdir(dirname(path), { recursive: true }, (mkdirErr) => {
-      open(path, constants.O_RDWR | constants.O_CREAT, 0o666, (err, fd) => {
-        if (!err) return resolve({ fd, writable: true })
-        // Data on a read-only mount or owned by someone else can still be seeded.
-        const code = (err as NodeJS.ErrnoException).code
-        if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') {
-          return open(path, constants.O_RDONLY, (roErr, roFd) => (roErr ? reject(roErr) : resolve({ fd: roFd, writable: false })))
-        }
-        reject(mkdirErr && code === 'ENOENT' ? mkdirErr : err)
-      })
-    })
-  })
-}
-
-const datasync = (fd: number) => new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())))
-const closeFd = (fd: number) => new Promise<void>((resolve) => close(fd, () => resolve()))
-
-/** The engine's open files: at most `maxOpen` descriptors idle at once, least recently used closed first. */
-export class FilePool {
-  readonly #maxOpen: number
-  /** Insertion order is use order: the first idle entry is the least recently used. */
-  readonly #handles = new Map<string, Handle>()
-  #closing = new Set<Promise<void>>()
-  /**
-   * Bytes of reads in flight for all torrents together. webtorrent verifies every torrent at once
-   * (two pieces each): 1,000 torrents starting would hold 2,000 piece buffers, ~0.5 GiB at 256 KiB,
-   * which the C allocator then keeps. A buffer is allocated only once its read may start.
-   */
-  readonly #readBudget: number
-  #reading = 0
-  readonly #waiting: { bytes: number; start: () => void }[] = []
-  /** Largest single pwrite (defaults.torrentStoreWriteSliceBytes explains why). */
-  readonly writeSliceBytes: number
-
-  constructor(options: { maxOpen: number; readBudgetBytes?: number; writeSliceBytes?: number }) {
-    this.#maxOpen = Math.max(1, options.maxOpen)
-    this.#readBudget = Math.max(1, options.readBudgetBytes ?? defaults.torrentStoreReadBudgetBytes)
-    this.writeSliceBytes = Math.max(1, options.writeSliceBytes ?? defaults.torrentStoreWriteSliceBytes)
-  }
-
-  /** Runs `read` of `bytes` once the reads in flight leave room for it (one read always may run). */
-  async reading<T>(bytes: number, read: () => Promise<T>): Promise<T> {
-    if (this.#reading > 0 && (this.#waiting.length > 0 || this.#reading + bytes > this.#readBudget)) {
-      await new Promise<void>((start) => this.#waiting.push({ bytes, start }))
-    } else {
-      this.#reading += bytes
-    }
-    try {
-      return await read()
-    } finally {
-      this.#reading -= bytes
-      // In order: a big read is not overtaken for ever by small ones.
-      while (this.#waiting.length > 0 && (this.#reading === 0 || this.#reading + this.#waiting[0]!.bytes <= this.#readBudget)) {
-        const next = this.#waiting.shift()!
-        this.#reading += next.bytes
-        next.start()
-      }
-    }
-  }
-
-  get openCount(): number {
-    return this.#handles.size
-  }
-
-  /** Runs `use` with the file's descriptor, opening it if needed; `wrote` marks it for the next sync. */
-  async with<T>(path: string, use: (fd: number, writable: boolean) => Promise<T>, wrote = false): Promise<T> {
-    let handle = this.#handles.get(path)
-    if (handle) {
-      this.#handles.delete(path)
-      this.#handles.set(path, handle)
-    } else {
-      const opening = openFile(path)
-      const made: Handle = { path, opened: opening.then((o) => o.fd), fd: null, users: 0, dirty: false, writable: true }
-      handle = made
-      this.#handles.set(path, made)
-      opening.then((o) => {
-        made.fd = o.fd
-        made.writable = o.writable
-      }, () => {
-        if (this.#handles.get(path) === made) this.#handles.delete(path)
-      })
-      this.#evict()
-    }
-    handle.users++
-    try {
-      const fd = await handle.opened
-      const result = await use(fd, handle.writable)
-      if (wrote) handle.dirty = true
-      return result
-    } finally {
-      handle.users--
-      if (handle.users === 0) this.#evict()
-    }
-  }
-
-  /** fdatasync every file of `paths` written since its last sync: data put before this call is then on disk. */
-  async sync(paths: Iterable<string>): Promise<void> {
-    const waits: Promise<void>[] = [...this.#closing]
-    for (const path of paths) {
-      const handle = this.#handles.get(path)
-      if (!handle || !handle.dirty || handle.fd === null) continue
-      handle.dirty = false
-      handle.users++
-      waits.push(datasync(handle.fd).catch((err: unknown) => {
-        handle.dirty = true
-        throw err
-      }).finally(() => {
-        handle.users--
-        if (handle.users === 0) this.#evict()
-      }))
-    }
-    const results = await Promise.allSettled(waits)
-    const failed = results.find((r) => r.status === 'rejected')
-    if (failed) throw (failed as PromiseRejectedResult).reason
-  }
-
-  /** Flushes and closes the files of `paths` (a torrent stopping); a file in use closes once its requests end. */
-  async release(paths: Iterable<string>): Promise<void> {
-    const closing: Promise<void>[] = []
-    for (const path of paths) {
-      const handle = this.#handles.get(path)
-      if (!handle) continue
-      this.#handles.delete(path)
-      closing.push(this.#track(this.#close(handle)))
-    }
-    await Promise.all(closing)
-  }
-
-  async closeAll(): Promise<void> {
-    await this.release([...this.#handles.keys()])
-    await Promise.all([...this.#closing])
-  }
-
-  #evict(): void {
-    if (this.#handles.size <= this.#maxOpen) return
-    for (const handle of this.#handles.values()) {
-      if (this.#handles.size <= this.#maxOpen) break
-      if (handle.users > 0 || handle.fd === null) continue
-      this.#handles.delete(handle.path)
-      void this.#track(this.#close(handle))
-    }
-  }
-
-  /** A sync waits for descriptors being closed too: they are flushed on the way. */
-  #track(closing: Promise<void>): Promise<void> {
-    this.#closing.add(closing)
-    void closing.finally(() => this.#closing.delete(closing))
-    return closing
-  }
-
-  async #close(handle: Handle): Promise<void> {
-    const fd = await handle.opened.catch(() => null)
-    if (fd === null) return
-    while (handle.users > 0) await new Promise((resolve) => setImmediate(resolve))
-    // A descriptor is flushed before it closes: the pool's "not open and dirty" means durable.
-    if (handle.dirty) await datasync(fd).catch(() => {})
-    await closeFd(fd)
-  }
-}
+export { FilePool }
 
 function readAt(fd: number, buf: Buffer, position: number): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -1,9 +1,9 @@
-import { readdir, readFile, stat, unlink } from 'node:fs/promises'
+import { readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Torrent } from 'webtorrent'
 import * as defaults from '../../config/defaults.js'
 import type { Logger } from '../../log.js'
-import { writeFileAtomic } from '../state/atomic-file.js'
+import { removeStaleTemps, writeFileAtomic } from '../state/atomic-file.js'
 import { storeFilePaths, type FilePool } from './file-store.js'
 
 // Resume without re-hashing (docs/torrents.md, Resume): each torrent's verified-piece map is kept
@@ -16,7 +16,9 @@ import { storeFilePaths, type FilePool } from './file-store.js'
 // every file of the torrent written since its last sync is fdatasync'd (FilePool.sync), then the
 // files are stat'ed and the map is written atomically. A piece verified after the copy waits for
 // the next map. Writes are batched: at most one map per `pieceMapWriteIntervalMs` while pieces
-// arrive, at once when the torrent is verified or done, and a last one when it stops.
+// arrive, at once when the torrent is verified or done, and a last one when it stops. One whose
+// bitfield is the map on disk's (a torrent resumed complete, at ready and done) stops before the
+// fdatasync and the stat: a start stats the files once, to check the map.
 
 export interface PieceMapFileStat {
   /** -1: the file did not exist. */
@@ -106,6 +108,13 @@ interface Recorder {
   last: PieceMap | undefined
 }
 
+export interface ResumeStart {
+  /** webtorrent `client.add` options. */
+  add: { skipVerify?: true; bitfield?: Uint8Array }
+  /** The map the options came from (it matched the files): pass it to `track`. */
+  matched?: PieceMap
+}
+
 export interface PieceMapsOptions {
   stateDir: string
   pool: FilePool
@@ -122,8 +131,6 @@ export class PieceMaps {
   readonly #recorders = new Map<string, Recorder>()
   /** Infohashes whose map was forgotten (recheck, removal) while a write was under way. */
   readonly #generation = new Map<string, number>()
-  /** Maps that matched the files at the last start, for the recorder to compare against. */
-  readonly #matched = new Map<string, PieceMap>()
   #cleaned: Promise<void> | undefined
 
   constructor(options: PieceMapsOptions) {
@@ -138,7 +145,8 @@ export class PieceMaps {
   }
 
   async load(infoHash: string): Promise<PieceMap | undefined> {
-    await (this.#cleaned ??= this.#removeTemps())
+    // Temps of map writes a kill interrupted; a map being written now (a magnet's, say) is kept.
+    await (this.#cleaned ??= removeStaleTemps(this.#dir, (name) => name.endsWith(suffix)).then(() => {}))
     let text: string
     try {
       text = await readFile(this.path(infoHash), 'utf8')
@@ -150,20 +158,23 @@ export class PieceMaps {
     return map
   }
 
-  /** webtorrent add options for a torrent about to start: `skipVerify` or `bitfield` when its files match the map. */
-  async startOptions(infoHash: string, torrent: { pieces?: unknown[]; files?: { path: string }[] }, root: string): Promise<{ skipVerify?: true; bitfield?: Uint8Array }> {
-    if (!torrent.pieces || !torrent.files || !infoHashPattern.test(infoHash)) return {}
+  /**
+   * For a torrent about to start: webtorrent add options (`skipVerify` or `bitfield` when its files
+   * match the map) and the map they came from, to hand to `track` for this same start (kept by the
+   * caller, not here: a launch abandoned before `track` leaves nothing behind).
+   */
+  async startOptions(infoHash: string, torrent: { pieces?: unknown[]; files?: { path: string }[] }, root: string): Promise<ResumeStart> {
+    if (!torrent.pieces || !torrent.files || !infoHashPattern.test(infoHash)) return { add: {} }
     try {
       const map = await this.load(infoHash)
       const decision = decideResume(map, torrent.pieces.length, await statFiles(storeFilePaths(root, torrent.files)))
-      if (map && decision.kind !== 'verify') this.#matched.set(infoHash, map)
-      if (decision.kind === 'complete') return { skipVerify: true }
-      if (decision.kind === 'partial') return { bitfield: decision.bitfield }
+      if (decision.kind === 'complete') return { add: { skipVerify: true }, matched: map }
+      if (decision.kind === 'partial') return { add: { bitfield: decision.bitfield }, matched: map }
       if (map) this.#log.info({ infoHash, reason: decision.reason }, 'files changed since the verified-piece map was written; verifying this torrent')
     } catch (err) {
       this.#log.warn({ err, infoHash }, 'cannot check the verified-piece map; verifying this torrent')
     }
-    return {}
+    return { add: {} }
   }
 
   /**
@@ -180,10 +191,12 @@ export class PieceMaps {
     }
   }
 
-  /** Records the torrent's verified pieces from now on (batched; see the top of this file). */
-  track(torrent: Torrent, infoHash: string, root: string): void {
-    const recorder: Recorder = { torrent, paths: null, pieces: 0, changed: false, timer: undefined, writing: Promise.resolve(), last: this.#matched.get(infoHash) }
-    this.#matched.delete(infoHash)
+  /**
+   * Records the torrent's verified pieces from now on (batched; see the top of this file).
+   * `matched`: the map this start resumed from (`startOptions`), i.e. the one on disk.
+   */
+  track(torrent: Torrent, infoHash: string, root: string, matched?: PieceMap): void {
+    const recorder: Recorder = { torrent, paths: null, pieces: 0, changed: false, timer: undefined, writing: Promise.resolve(), last: matched }
     this.#recorders.set(infoHash, recorder)
     const soon = () => {
       recorder.changed = true
@@ -225,7 +238,7 @@ export class PieceMaps {
     clearTimeout(recorder.timer)
     // Always compared: bytes of pieces not yet verified may have changed the files' mtimes.
     recorder.changed = true
-    await this.#write(infoHash, recorder)
+    await this.#write(infoHash, recorder, { files: true })
   }
 
   /** Drops the map (recheck, removal): the next start hashes every piece. */
@@ -240,7 +253,8 @@ export class PieceMaps {
     await unlink(this.path(infoHash)).catch(() => {})
   }
 
-  #write(infoHash: string, recorder: Recorder): Promise<void> {
+  /** `files`: write the map if the files changed even when the pieces did not (the last map, at stop). */
+  #write(infoHash: string, recorder: Recorder, options: { files?: boolean } = {}): Promise<void> {
     recorder.writing = recorder.writing.then(async () => {
       const paths = recorder.paths
       const bitfield = recorder.torrent.bitfield?.buffer
@@ -250,6 +264,11 @@ export class PieceMaps {
       // Order matters: copy, then make every write that finished before the copy durable, then stat.
       const copy = Buffer.from(bitfield)
       const pieces = recorder.pieces
+      // The map on disk names exactly these pieces (ready and done of a torrent resumed complete,
+      // a timer after nothing new): nothing to make durable, so no fdatasync and no stat. Its file
+      // stats can only be behind by a put still under way, whose piece changes the bitfield and
+      // brings the next map; and the last map, at stop, looks at the files whatever the pieces.
+      if (!options.files && recorder.last?.pieces === pieces && recorder.last.bitfield === copy.toString('base64')) return
       try {
         await this.#pool.sync(paths)
         const files = await statFiles(paths)
@@ -264,13 +283,5 @@ export class PieceMaps {
       }
     })
     return recorder.writing
-  }
-
-  /** Temp files of map writes a kill interrupted. */
-  async #removeTemps(): Promise<void> {
-    const names = await readdir(this.#dir).catch(() => [] as string[])
-    for (const name of names) {
-      if (name.startsWith('.') && name.includes(`${suffix}.`) && name.endsWith('.tmp')) await unlink(join(this.#dir, name)).catch(() => {})
-    }
   }
 }

@@ -26,7 +26,10 @@ import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessag
 //   joined into one push; larger data (a block being uploaded) is pushed as it is, after them.
 // - Request scheduling: every received block queued its own `Torrent#_update` (a pass over all
 //   wires choosing the next requests) as a microtask, so a socket read of four blocks ran four
-//   passes back to back. Here calls of one tick share one pass, queued as before.
+//   passes back to back. Here calls of one tick share one pass, run as a microtask. The callers
+//   webtorrent ran synchronously (a wire's bitfield, have, have-all, have-none, donthave,
+//   allowed-fast and unchoke; a selection changing) are deferred with them, to the end of the
+//   current task (see coalescedUpdate for why that is safe).
 // - Request pipeline: webtorrent keeps `2 + speed x 1 s / 16 KiB` requests outstanding per peer,
 //   capped only by the peer's `reqq`. A peer that sends none (aria2c) got 5,000-10,000 at
 //   300 MiB/s, and every received block then scanned that list (Wire#_pull) and every request pass
@@ -134,6 +137,13 @@ function install(): true | string {
   wire._debug = quietUnless(wire._debug as DebugMethod, 'bittorrent-protocol')
   torrent._debug = quietUnless(torrent._debug as DebugMethod, 'webtorrent:torrent')
   const update = torrent._update as (this: object) => void
+  // On Node webtorrent's `_update` runs its pass at once (requestIdleCallback exists only in a
+  // browser); only the block callback queued it. Here every call is queued, and calls until the
+  // microtask runs share it. Safe to defer: `_update` returns nothing and no caller reads what
+  // the pass did (the wire handlers go on to `_updateWireInterest`, which looks at the pieces the
+  // peer has, not at requests); the pass reads the torrent and its wires as they are when it
+  // runs, skipping a torrent or a wire destroyed meanwhile; and it still runs before any I/O
+  // callback, so no socket data or timer sees the torrent between the call and the pass.
   torrent._update = function coalescedUpdate(this: { _maUpdateQueued?: boolean }) {
     if (this._maUpdateQueued) return
     this._maUpdateQueued = true
