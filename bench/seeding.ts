@@ -194,6 +194,18 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     if (!res.ok) throw new Error(`/api/torrents/status answered ${res.status}`)
     return (await res.json()) as { live: number; dormant: number; announces: number }
   }
+  /** stderr only: where the RSS is (anonymous memory, V8's heap used and committed, from /proc and the daemon's /metrics). */
+  const memoryNote = async (pid: number, label: string) => {
+    try {
+      const token = (await readFile(join(dir, 'state', 'admin.token'), 'utf8')).trim()
+      const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text()
+      const metric = (name: string) => Number(new RegExp(`^media_agent_nodejs_${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN) / MiB
+      const anon = Number(/^Anonymous:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? Number.NaN) / 1024
+      log(`memory ${label}: rss ${round(await rssMiB(pid), 1)} MiB, anon ${round(anon, 1)}, heap used ${round(metric('heap_size_used_bytes'), 1)} of ${round(metric('heap_size_total_bytes'), 1)}, external ${round(metric('external_memory_bytes'), 1)}`)
+    } catch (err) {
+      log(`memory ${label}: ${(err as Error).message}`)
+    }
+  }
   const waitForStatus = async (what: string, check: (status: { live: number; dormant: number; announces: number }) => boolean, timeoutMs = phaseTimeoutMs) => {
     const deadline = performance.now() + timeoutMs
     for (;;) {
@@ -228,6 +240,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     await delay(3000)
     const pid = child.pid!
     figures.rssIdleBeforeMiB = round(await rssMiB(pid), 1)
+    await memoryNote(pid, 'idle before')
 
     log('agent: warm-up torrent')
     server.queueTask(`${torrentBase}/${count}.torrent`, { taskId: 'warm-up' })
@@ -236,6 +249,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     await waitForStatus('the warm-up torrent to go dormant', (s) => s.dormant === 1)
     await delay(3000)
     figures.rssEngineLoadedMiB = round(await rssMiB(pid), 1)
+    await memoryNote(pid, 'engine loaded')
 
     log(`agent: queuing ${count} add_task`)
     const started = performance.now()
@@ -256,7 +270,9 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     log(`agent: all dormant after ${figures.dormantAfterAddMs} ms; ${figures.announcesBeforeIdle} announces`)
     await delay(5000)
     figures.dormant = (await torrentsStatus()).dormant
+    await memoryNote(pid, 'all dormant')
     await idleWindow(pid, figures)
+    await memoryNote(pid, 'after the idle window')
 
     log('agent: restart')
     await stopDaemon(child)
@@ -272,6 +288,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     figures.dormantAfterRestart = restored.dormant
     figures.rssRestoredDormantMiB = round(await rssMiB(child.pid!), 1)
     figures.rssPerTorrentRestoredMiB = round((figures.rssRestoredDormantMiB - figures.rssIdleBeforeMiB) / count, 3)
+    await memoryNote(child.pid!, 'restored dormant')
     const seenAgain = await waitUntilAllSeed(peerPort, library, { timeoutMs: phaseTimeoutMs })
     figures.restartMs = Math.round(Math.max(...seenAgain.values()) - restarted)
     figures.restartReportedMs = await Promise.race([reportedAgain.then((at) => Math.round(at - restarted)), delay(30_000).then(() => null)])
