@@ -9,6 +9,18 @@ export function shebangNodeFlags(file: string): string[] {
   return /^#!.*\bnode\b(.*)$/.exec(shebang)?.[1]?.split(/\s+/).filter((arg) => arg.startsWith('--')) ?? []
 }
 
+/**
+ * The `NAME=value` settings between `env -S` and `node` on the first line of `file` (the daemon's
+ * malloc settings, defaults.daemonMallocEnv): a bench's daemon gets them in its environment, as
+ * `media-agent` gets them from env(1). `override` (an env value: space-separated NAME=value, ''
+ * for none) replaces them.
+ */
+export function shebangEnv(file: string, override?: string): Record<string, string> {
+  const shebang = readFileSync(file, 'utf8').split('\n', 1)[0] ?? ''
+  const settings = override ?? /^#!\S*env -S (.*?)\bnode\b/.exec(shebang)?.[1] ?? ''
+  return Object.fromEntries(settings.split(/\s+/).filter((word) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]))
+}
+
 /** `override` (an env value: space-separated flags, '' for none) when set, else the shebang's. */
 export function nodeFlagsFrom(override: string | undefined, file: string): string[] {
   return override === undefined ? shebangNodeFlags(file) : override.split(' ').filter(Boolean)

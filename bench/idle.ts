@@ -31,13 +31,15 @@ import { createReferenceServer } from '../src/reference-server/index.js'
 import { harnessConfigToml } from '../test/helpers/agent-harness.js'
 import { cliPath } from '../test/helpers/daemon.js'
 import { freePort } from '../test/helpers/ports.js'
-import { nodeFlagsFrom } from './_daemon-flags.js'
+import { nodeFlagsFrom, shebangEnv } from './_daemon-flags.js'
 import { contextSwitches, cpuSeconds, statusField, switchesBetween } from './_proc.js'
 
 const windowSeconds = Number(process.env.BENCH_IDLE_S ?? 60)
 const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_S ?? 10)
 const cli = process.env.BENCH_IDLE_CLI ?? cliPath
 const nodeFlags = nodeFlagsFrom(process.env.BENCH_IDLE_NODE_FLAGS, cli)
+/** The shebang's malloc settings (BENCH_IDLE_DAEMON_ENV: space-separated NAME=value, '' for none). */
+const daemonEnv = shebangEnv(cli, process.env.BENCH_IDLE_DAEMON_ENV)
 const goalMiB = 60
 const MiB = 1024 * 1024
 const log = (message: string) => process.stderr.write(`[bench idle] ${message}\n`)
@@ -73,7 +75,10 @@ export async function main(): Promise<void> {
   }))
   const registered = server.waitFor('register', undefined, 30_000)
   const spawnedAt = performance.now()
-  const child = spawn(process.execPath, [...nodeFlags, cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeFlags, cli, 'daemon', '--config', configPath, '--log-level', 'warn'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...daemonEnv },
+  })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })
   const pid = child.pid!
@@ -98,6 +103,7 @@ export async function main(): Promise<void> {
       node: process.version,
       cli: cli === cliPath ? 'dist/cli.js' : cli,
       nodeFlags: nodeFlags.join(' '),
+      daemonEnv: Object.entries(daemonEnv).map(([name, value]) => `${name}=${value}`).join(' '),
       loadavg1m: round(loadavg()[0]!),
       cpus: availableParallelism(),
       windowSeconds,

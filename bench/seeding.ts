@@ -52,7 +52,7 @@ import { startOpentracker, type OpenTracker } from '../test/helpers/opentracker.
 import { freePort } from '../test/helpers/ports.js'
 import { qbittorrentVersion, startQbittorrent, type Qbittorrent } from '../test/helpers/qbittorrent.js'
 import { bencode } from '../test/helpers/torrent-fixtures.js'
-import { shebangNodeFlags } from './_daemon-flags.js'
+import { shebangEnv, shebangNodeFlags } from './_daemon-flags.js'
 import { waitUntilAllSeed } from '../test/helpers/bt-probe.js'
 import { contextSwitches, cpuSeconds, loadAverage1m, rssMiB, switchesBetween } from './_proc.js'
 
@@ -220,7 +220,10 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
   let child: ChildProcess | undefined
   let stderr = ''
   const startDaemon = () => {
-    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), cli, 'daemon', '--config', configPath, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), cli, 'daemon', '--config', configPath, '--log-level', 'warn'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...shebangEnv(cli, process.env.BENCH_SEEDING_DAEMON_ENV) },
+    })
     proc.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-8000) })
     return proc
   }

@@ -36,7 +36,7 @@ import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import parseTorrent from 'parse-torrent'
-import { nodeFlagsFrom } from './_daemon-flags.js'
+import { nodeFlagsFrom, shebangEnv } from './_daemon-flags.js'
 import { mktorrent, startAria2, type Aria2Peer } from '../test/helpers/aria2.js'
 import { startOpentracker } from '../test/helpers/opentracker.js'
 import { qbittorrentVersion, startQbittorrent, type Qbittorrent } from '../test/helpers/qbittorrent.js'
@@ -54,6 +54,8 @@ const cpuProfDir = process.env.BENCH_TORRENT_CPU_PROF
  * measures the engine as the daemon runs it; BENCH_TORRENT_AGENT_NODE_FLAGS overrides ('' for none).
  */
 const agentNodeFlags = nodeFlagsFrom(process.env.BENCH_TORRENT_AGENT_NODE_FLAGS, join(import.meta.dirname, '..', 'src', 'cli.ts'))
+/** The daemon's malloc settings from the same shebang (BENCH_TORRENT_AGENT_ENV: space-separated NAME=value, '' for none). */
+const agentEnv = shebangEnv(join(import.meta.dirname, '..', 'src', 'cli.ts'), process.env.BENCH_TORRENT_AGENT_ENV)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 const log = (message: string) => process.stderr.write(`[bench torrent] ${message}\n`)
 const execFileAsync = promisify(execFile)
@@ -144,6 +146,7 @@ export async function main(): Promise<void> {
       const nodeArgs = [...agentNodeFlags, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])]
       const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(import.meta.dirname, '_torrent-agent.ts'), JSON.stringify({ torrentPath, downloadDir: out })], {
         stdio: ['pipe', 'pipe', 'inherit'],
+        env: { ...process.env, ...agentEnv },
       })
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
       const cleanup = async () => {
@@ -301,6 +304,7 @@ export async function main(): Promise<void> {
       profiled: cpuProfDir ? true : undefined,
       piecePool: process.env.BENCH_TORRENT_PIECE_POOL === '0' ? false : undefined,
       agentNodeFlags: agentNodeFlags.length ? agentNodeFlags.join(' ') : undefined,
+      agentEnv: Object.keys(agentEnv).length ? Object.entries(agentEnv).map(([name, value]) => `${name}=${value}`).join(' ') : undefined,
       ...figures,
       ratios: {
         agentToQbittorrentMiBps: ratio(agent?.MiBps, qbt?.MiBps),

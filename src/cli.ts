@@ -1,9 +1,11 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --expose-gc
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=1 --expose-gc
 // --max-semi-space-size=1 caps V8's young generation at 1 MiB per semi-space: ~5 MiB less idle
 // RSS, no measured throughput cost. --expose-gc lets the daemon run one compacting GC once
 // start-up has settled (src/services/runtime/startup-memory.ts). Both apply wherever the daemon
 // starts as `media-agent` (systemd unit, container image, npm's bin link); `npm start` and the
-// upgrade launcher pass them too (docs/operations.md "Idle footprint").
+// upgrade launcher pass them too (docs/operations.md "Idle footprint"). The MALLOC_ settings are
+// glibc's (defaults.daemonMallocEnv, docs/operations.md "Memory allocator"): freed piece buffers go
+// back to the system; env(1) sets them, `npm start` too, and the launcher's children inherit them.
 
 // Loading ~350 modules makes Node's module loader (path and URL functions) hot enough for
 // TurboFan, whose code then stays resident: ~5 MiB of the idle daemon's RSS. Ten times V8's

@@ -34,6 +34,8 @@ export interface TaskBindingsOptions {
   timers?: PollTimers
   /** A task changed state in a way the server must see (sync now). */
   onChange?: (change: { taskId: string; state: TaskState }) => void
+  /** A task's torrent went dormant: its webtorrent object was let go (the memory settler compacts after a wave). */
+  onDormant?: () => void
 }
 
 export interface TaskBindings {
@@ -114,6 +116,7 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               break
             case 'dormant':
               sendBack({ type: 'engine.dormancy', dormant: event.dormant })
+              if (event.dormant) options.onDormant?.()
               break
             case 'error':
               log.warn({ err: event.error, taskId, infoHash }, 'task failed')

@@ -12,6 +12,7 @@ import { taskReportOf, type TaskSnapshot } from '../machines/task.machine.js'
 import type { InProgressFileSourceOptions } from '../services/media/in-progress-file-source.js'
 import type { Closer } from './create-system.js'
 import type { AdminRoute } from '../server/admin-server.js'
+import { MemorySettler } from '../services/runtime/memory-settle.js'
 
 // Download tasks as a part of the agent (issue 4, docs/torrents.md): the webtorrent engine, the
 // crash-safe tasks.json store, and the `tasks` child of the root with one `task:<id>` actor per
@@ -48,7 +49,14 @@ export function createTasksPart(options: TasksPartOptions) {
     ...options.engine,
   }))
   const store = new FileTasksStore({ stateDir: options.config.daemon.stateDir, logger: options.logger.child({ component: 'tasks-store' }) })
-  const bindings = createTaskBindings({ engine, store, logger: log, onChange: ({ taskId, state }) => options.changed(`task ${taskId} ${state}`) })
+  // Torrents go dormant in waves (a batch's grace running out, a restart restoring all): once a
+  // wave is over, one compacting GC gives the heap pages their webtorrent objects held back.
+  const memory = new MemorySettler({ onCompacted: (result) => log.debug(result, 'torrents went dormant: heap compacted') })
+  const bindings = createTaskBindings({
+    engine, store, logger: log,
+    onChange: ({ taskId, state }) => options.changed(`task ${taskId} ${state}`),
+    onDormant: () => memory.released(),
+  })
 
   const logic = tasksMachine.provide({
     actors: {
@@ -120,6 +128,7 @@ export function createTasksPart(options: TasksPartOptions) {
     // in tasks.json once pending writes settle.
     { name: 'tasks.json', close: async () => { await bindings.settle(); await store.flush() } },
     { name: 'torrent engine', close: () => engine.close() },
+    { name: 'memory settler', close: async () => memory.close() },
   ]
 
   return {

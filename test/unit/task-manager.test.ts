@@ -190,3 +190,19 @@ describe('engine error mapping', () => {
     expect(toTorrentError(new Error('EIO'), 'movie', '/d').code).toBe('MA_ERR_TORRENT_ENGINE')
   })
 })
+
+describe('task manager: dormant torrents', () => {
+  it('tells the memory settler each time a task\'s torrent goes dormant, not when it wakes', async () => {
+    const engine = new FakeEngine()
+    const store = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
+    let dormant = 0
+    manager = await createTaskManager({ engine, store, logger: silentLogger(), seedRatio: 1, progressIntervalMs: 5, onDormant: () => dormant++ })
+    manager.apply({ type: 'add_task', taskId: 't1', source: `magnet:?xt=urn:btih:${A}` })
+    manager.apply({ type: 'add_task', taskId: 't2', source: `magnet:?xt=urn:btih:${B}` })
+    await vi.waitFor(() => expect(engine.listeners.size).toBe(2))
+    engine.emit(A, { type: 'dormant', infoHash: A, dormant: true })
+    engine.emit(B, { type: 'dormant', infoHash: B, dormant: true })
+    engine.emit(A, { type: 'dormant', infoHash: A, dormant: false })
+    expect(dormant).toBe(2)
+  })
+})

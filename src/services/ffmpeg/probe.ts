@@ -10,6 +10,7 @@ import { FfmpegNotFoundError, ProbeFailedError } from '../../errors.js'
 import type { Logger } from '../../log.js'
 import { resolveFfmpegBinary } from './binaries.js'
 import { isUrlSource } from './hls-args.js'
+import { mediaToolEnv } from '../runtime/child-env.js'
 
 export interface ProbedVideo {
   codec: string
@@ -166,7 +167,7 @@ export function ffprobeArgs(source: string): string[] {
 
 function runFfprobe(ffprobe: string, source: string, timeoutMs: number, signal: AbortSignal | undefined, niceness: number | undefined): Promise<FfprobeJson> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffprobe, ffprobeArgs(source), { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(ffprobe, ffprobeArgs(source), { stdio: ['ignore', 'pipe', 'pipe'], env: mediaToolEnv() })
     if (niceness !== undefined && child.pid !== undefined) {
       // Right after spawn, before ffprobe has opened its input: nearly all of its CPU time runs
       // niced. EPERM (a lower niceness than ours) cannot happen when raising it; ESRCH means it is gone.

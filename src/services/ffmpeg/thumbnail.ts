@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { thumbnailMaxBytes, thumbnailTimeoutMs } from '../../config/defaults.js'
 import { ThumbnailError } from '../../errors.js'
 import type { Logger } from '../../log.js'
+import { mediaToolEnv } from '../runtime/child-env.js'
 
 export interface ThumbnailRequest {
   /** An absolute path already resolved and clamped by the caller. */
@@ -67,7 +68,7 @@ export function createFfmpegThumbnailer(options: FfmpegThumbnailerOptions): Thum
           reject(new ThumbnailError('aborted', 'thumbnail request abandoned'))
           return
         }
-        const child = spawn(options.ffmpegPath, thumbnailArgs(request), { stdio: ['ignore', 'pipe', 'pipe'] })
+        const child = spawn(options.ffmpegPath, thumbnailArgs(request), { stdio: ['ignore', 'pipe', 'pipe'], env: mediaToolEnv() })
         const pid = child.pid
         const chunks: Buffer[] = []
         let bytes = 0

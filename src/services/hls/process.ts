@@ -11,6 +11,7 @@
 // and ffmpeg at once, by PID, in the fromCallback cleanup or when the session ends.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { ffmpegStderrTailLines } from '../../config/defaults.js'
+import { mediaToolEnv } from '../runtime/child-env.js'
 
 export interface ManagedProcess {
   pid: number | undefined
@@ -28,6 +29,7 @@ export function startWatchedProcess(binary: string, args: string[], options: { t
   const child: ChildProcess = spawn('/bin/sh', ['-c', watchdogScript, 'sh', binary, ...args], {
     detached: true,
     stdio: ['pipe', options.captureStdout ? 'pipe' : 'ignore', 'pipe'],
+    env: mediaToolEnv(),
   })
   // Hardware detection reads `-version` and `-encoders` from stdout (issue 12); small, bounded by the caller's deadline.
   let stdout = ''

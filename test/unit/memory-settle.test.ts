@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ManualClock } from '../../src/services/clock/manual-clock.js'
+import { MemorySettler } from '../../src/services/runtime/memory-settle.js'
+import { mediaToolEnv } from '../../src/services/runtime/child-env.js'
+import * as defaults from '../../src/config/defaults.js'
+
+// docs/torrents.md "Memory", docs/operations.md "Memory allocator".
+
+function settler(clock: ManualClock, options: { quietMs?: number; minIntervalMs?: number } = {}) {
+  const runs: number[] = []
+  const memory = new MemorySettler({
+    quietMs: options.quietMs ?? 5_000,
+    minIntervalMs: options.minIntervalMs ?? 60_000,
+    timers: clock,
+    compact: () => {
+      runs.push(clock.now())
+      return true
+    },
+  })
+  return { memory, runs }
+}
+
+describe('MemorySettler: one compacting GC after a wave of dormant torrents', () => {
+  it('waits until the releases have stopped for the quiet time, then compacts once for the whole wave', () => {
+    const clock = new ManualClock()
+    const { memory, runs } = settler(clock)
+    // 300 torrents going dormant one every 100 ms: a wave of 30 s.
+    for (let i = 0; i < 300; i++) {
+      memory.released()
+      clock.advance(100)
+    }
+    expect(runs).toEqual([])
+    clock.advance(4_899)
+    expect(runs).toEqual([])
+    clock.advance(1)
+    expect(runs).toEqual([29_900 + 5_000])
+    expect(memory.pending).toBe(0)
+    clock.advance(600_000)
+    expect(runs).toHaveLength(1)
+  })
+
+  it('runs at most once per minimum interval: a torrent going dormant every few seconds does not compact each time', () => {
+    const clock = new ManualClock()
+    const { memory, runs } = settler(clock, { quietMs: 1_000, minIntervalMs: 60_000 })
+    for (let i = 0; i < 40; i++) {
+      memory.released()
+      clock.advance(5_000)
+    }
+    // 200 s of single releases: the first after 1 s of quiet, then one a minute at most.
+    expect(runs.length).toBeGreaterThanOrEqual(3)
+    expect(runs.length).toBeLessThanOrEqual(4)
+    for (let i = 1; i < runs.length; i++) expect(runs[i]! - runs[i - 1]!).toBeGreaterThanOrEqual(60_000)
+    // Nothing released is left behind: the last release is compacted too, once its turn comes.
+    clock.advance(120_000)
+    expect(memory.pending).toBe(0)
+  })
+
+  it('does nothing without releases, and nothing once closed', () => {
+    const clock = new ManualClock()
+    const { memory, runs } = settler(clock)
+    clock.advance(600_000)
+    expect(runs).toEqual([])
+    memory.released()
+    memory.close()
+    clock.advance(600_000)
+    expect(runs).toEqual([])
+    expect(clock.pending).toBe(0)
+    memory.released()
+    expect(clock.pending).toBe(0)
+  })
+
+  it('compacts for real under --expose-gc: compactHeap is its default', () => {
+    // vitest runs without --expose-gc: the default GC is a no-op then (returns false) and nothing is reported.
+    const reports: unknown[] = []
+    const clock = new ManualClock()
+    const memory = new MemorySettler({ quietMs: 10, timers: clock, onCompacted: (result) => reports.push(result) })
+    memory.released()
+    clock.advance(10)
+    expect(reports).toEqual(typeof (globalThis as { gc?: unknown }).gc === 'function' ? [expect.objectContaining({ releases: 1 })] : [])
+  })
+})
+
+describe('the daemon\'s malloc settings (defaults.daemonMallocEnv)', () => {
+  const root = join(import.meta.dirname, '..', '..')
+  const settings = Object.entries(defaults.daemonMallocEnv).map(([name, value]) => `${name}=${value}`).join(' ')
+
+  it('are what the CLI\'s shebang gives env(1) before node, with the node flags', () => {
+    const shebang = readFileSync(join(root, 'src', 'cli.ts'), 'utf8').split('\n', 1)[0]
+    expect(shebang).toBe(`#!/usr/bin/env -S ${settings} node --max-semi-space-size=1 --expose-gc`)
+  })
+
+  it('and what `npm start` runs the CLI with: the same settings and the same node flags', () => {
+    const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start
+    const shebang = readFileSync(join(root, 'src', 'cli.ts'), 'utf8').split('\n', 1)[0]!
+    const nodeFlags = shebang.slice(shebang.indexOf(' node ') + ' node '.length)
+    expect(start).toBe(`node scripts/with-node.mjs env ${settings} node ${nodeFlags} dist/cli.js start`)
+  })
+
+  it('are not passed on to ffmpeg, ffprobe and the thumbnailer, unless the operator set other values', () => {
+    const daemon = { PATH: '/usr/bin', HOME: '/var/lib/media-agent', ...defaults.daemonMallocEnv }
+    const tools = mediaToolEnv(daemon)
+    expect(tools).toEqual({ PATH: '/usr/bin', HOME: '/var/lib/media-agent' })
+    expect(daemon).toMatchObject(defaults.daemonMallocEnv)
+    const operator = { PATH: '/usr/bin', MALLOC_ARENA_MAX: '4' }
+    expect(mediaToolEnv(operator)).toEqual(operator)
+  })
+})
