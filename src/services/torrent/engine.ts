@@ -196,6 +196,14 @@ export class WebTorrentEngine implements TorrentEngine {
   readonly #warned = new Set<string>()
   /** Idle seeding torrents going dormant and waking (dormant-lifecycle.ts). */
   readonly #dormancy: DormantLifecycle<Entry>
+  /**
+   * Torrents started with `skipVerify` (their map names every piece) that webtorrent has not yet
+   * called done: complete from the start, though webtorrent marks the pieces only after its
+   * 'metadata'. With its `ready` before its `done` check, a task sampling its stats on those events
+   * (task-progress-poll.ts) saw progress 0, then "all pieces, not done", and went from seeding to
+   * downloading and back at every such start (and every wake).
+   */
+  readonly #completeFromMap = new WeakSet<Torrent>()
 
   constructor(options: TorrentEngineOptions) {
     this.#options = options
@@ -406,27 +414,30 @@ export class WebTorrentEngine implements TorrentEngine {
     const torrent = entry?.torrent
     if (!entry || !torrent || torrent.destroyed) return undefined
     const hasMetadata = torrent.files.length > 0 && Boolean(torrent.bitfield)
+    // webtorrent says `ready` (every piece checked) and only then checks `done`: a sample taken on
+    // `ready` must not see a complete torrent as not done (see #completeFromMap).
+    const complete = !torrent.done && (this.#completeFromMap.has(torrent) || (torrent.ready && everyPiece(torrent)))
     const eta = torrent.timeRemaining
     return {
       infoHash: torrent.infoHash,
       name: torrent.name ?? '',
       hasMetadata,
       ready: torrent.ready,
-      done: torrent.done,
-      progress: hasMetadata ? torrent.progress : 0,
+      done: complete || torrent.done,
+      progress: hasMetadata ? (complete ? 1 : torrent.progress) : 0,
       size: hasMetadata ? torrent.length : 0,
-      downloaded: hasMetadata ? torrent.downloaded : 0,
+      downloaded: hasMetadata ? (complete ? torrent.length : torrent.downloaded) : 0,
       uploaded: entry.uploadedCarry + torrent.uploaded,
       downloadSpeed: Math.round(torrent.downloadSpeed),
       uploadSpeed: Math.round(torrent.uploadSpeed),
       peers: torrent.numPeers,
-      etaSeconds: torrent.done ? 0 : Number.isFinite(eta) ? Math.round(eta / 1000) : null,
+      etaSeconds: complete || torrent.done ? 0 : Number.isFinite(eta) ? Math.round(eta / 1000) : null,
       files: hasMetadata
         ? torrent.files.map((file) => ({
             path: torrentFilePath(torrent.path, file.path),
             size: file.length,
-            downloaded: file.downloaded,
-            progress: file.length === 0 ? 1 : file.progress,
+            downloaded: complete ? file.length : file.downloaded,
+            progress: complete || file.length === 0 ? 1 : file.progress,
           }))
         : [],
     }
@@ -531,6 +542,11 @@ export class WebTorrentEngine implements TorrentEngine {
     const network = this.#network
     const torrent = withinNetwork(network, () => this.#client.add(parsed, addOptions))
     entry.torrent = torrent
+    // Every piece is verified (the map matched): until webtorrent says done, its figures lag.
+    if (addOptions.skipVerify) {
+      this.#completeFromMap.add(torrent)
+      torrent.once('done', () => this.#completeFromMap.delete(torrent))
+    }
     this.#pieceMaps?.track(torrent, infoHash, addOptions.path!, resumedFrom)
     if (network && !network.isOpen()) torrent.pause()
     this.#fallBackFromUtp(torrent, infoHash)
@@ -736,6 +752,14 @@ export class WebTorrentEngine implements TorrentEngine {
 interface TrackerClient extends EventEmitter {
   _trackers?: { announceUrl: string; destroyed?: boolean; announce(opts: Record<string, unknown>): void }[]
   _defaultAnnounceOpts?(opts: Record<string, unknown>): Record<string, unknown>
+}
+
+function everyPiece(torrent: Torrent): boolean {
+  const bitfield = torrent.bitfield
+  const pieces = torrent.pieces?.length ?? 0
+  if (!bitfield || pieces === 0) return false
+  for (let i = 0; i < pieces; i++) if (!bitfield.get(i)) return false
+  return true
 }
 
 /** Maps an engine failure to a typed error; a full disk says "no space left" (protocol task `error`). */
