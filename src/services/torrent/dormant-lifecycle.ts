@@ -42,8 +42,11 @@ export interface DormancyHost<E extends DormantEntry> {
   enqueue(entry: E, step: () => Promise<void>): Promise<void>
   /** Stops the live torrent (its last map written), its uploads kept for the task. */
   halt(entry: E): Promise<void>
-  /** Starts a live webtorrent torrent (on the queue already). */
-  launchLive(infoHash: string): Promise<void>
+  /**
+   * Starts a live webtorrent torrent (on the queue already). `wake`: for a peer or a reader; a
+   * wake whose map still matches tells the task nothing (it heard metadata, ready and done already).
+   */
+  launchLive(infoHash: string, options?: { wake?: boolean }): Promise<void>
   whenReady(infoHash: string): Promise<Torrent>
   emit(entry: E, event: TorrentEngineEvent): void
   /** The engine is closed. */
@@ -181,7 +184,7 @@ export class DormantLifecycle<E extends DormantEntry> {
     const infoHash = entry.input.infoHash
     entry.waking ??= (async () => {
       try {
-        await this.#host.enqueue(entry, () => this.#host.launchLive(infoHash))
+        await this.#host.enqueue(entry, () => this.#host.launchLive(infoHash, { wake: true }))
         // Nothing was started (paused or removed meanwhile, a network switch, its .torrent
         // unreadable): waiting for a 'ready' that will not come would hold the peer's connection
         // (or the reader) open for good.

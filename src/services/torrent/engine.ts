@@ -230,7 +230,7 @@ export class WebTorrentEngine implements TorrentEngine {
         entry: (infoHash) => this.#entries.get(infoHash),
         enqueue: (entry, step) => this.#enqueue(entry, step),
         halt: (entry) => this.#halt(entry, { keepUploads: true }),
-        launchLive: (infoHash) => this.#launch(infoHash, { live: true }),
+        launchLive: (infoHash, launch) => this.#launch(infoHash, { live: true, wake: launch?.wake }),
         whenReady: (infoHash) => this.#whenReady(infoHash),
         emit: (entry, event) => this.#emit(entry, event),
         closed: () => this.#closed,
@@ -492,8 +492,11 @@ export class WebTorrentEngine implements TorrentEngine {
     return next
   }
 
-  /** Starts the torrent: dormant when its map says complete (unless `live`: a wake), else a webtorrent torrent. */
-  async #launch(infoHash: string, options: { live?: boolean } = {}): Promise<void> {
+  /**
+   * Starts the torrent: dormant when its map says complete (unless `live`), else a webtorrent
+   * torrent. `wake`: a dormant torrent made live for a peer or a reader (dormant-lifecycle.ts).
+   */
+  async #launch(infoHash: string, options: { live?: boolean; wake?: boolean } = {}): Promise<void> {
     const entry = this.#entries.get(infoHash)
     if (!entry || entry.paused || this.#closed || this.#replacing || (entry.torrent && !entry.torrent.destroyed)) return
     if (entry.dormant && !options.live) return
@@ -538,6 +541,11 @@ export class WebTorrentEngine implements TorrentEngine {
       if (await noDataOnDisk(storeFilePaths(addOptions.path!, layout.files))) addOptions.bitfield = new Uint8Array(Math.ceil(layout.pieces.length / 8))
       if (entry.paused || this.#closed || this.#replacing) return
     }
+    // A wake whose map still matches changes nothing the task knows: it heard metadata, ready and
+    // done when the torrent was started (or restored dormant) from this same .torrent and map.
+    // Told again, each task re-assigned its files, wrote tasks.json and sampled its stats three
+    // times per wake (docs/torrents.md, Dormant torrents, Waking).
+    const quiet = options.wake === true && addOptions.skipVerify === true
     this.#dormancy.forget(entry)
     const network = this.#network
     const torrent = withinNetwork(network, () => this.#client.add(parsed, addOptions))
@@ -554,6 +562,7 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#warnOnce(parkIdleTimers(torrent), 'webtorrent changed: idle torrents keep their timers')
     torrent.on('metadata', () => {
       entry.torrentFile = torrent.torrentFile
+      if (quiet) return
       this.#emit(entry, {
         type: 'metadata',
         infoHash,
@@ -566,9 +575,11 @@ export class WebTorrentEngine implements TorrentEngine {
     })
     torrent.on('ready', () => {
       this.#signals.emit(`ready:${infoHash}`, torrent)
-      this.#emit(entry, { type: 'ready', infoHash })
+      if (!quiet) this.#emit(entry, { type: 'ready', infoHash })
     })
-    torrent.on('done', () => this.#emit(entry, { type: 'done', infoHash }))
+    torrent.on('done', () => {
+      if (!quiet) this.#emit(entry, { type: 'done', infoHash })
+    })
     torrent.on('wire', () => this.#emit(entry, { type: 'peer', infoHash }))
     // Idle (complete, no peers, no reader) for the grace: dormant.
     this.#dormancy.watch(entry, torrent)
