@@ -657,7 +657,20 @@ export class WebTorrentEngine implements TorrentEngine {
       delay = Math.min(delay * 2, maxMs)
       // An announce that fails again warns again, which schedules the next try.
     }
-    const hook = (discovery: { tracker?: TrackerClient | null } | null | undefined) => {
+    const hook = (discovery: Discovery | null | undefined) => {
+      if (discovery && !completesOnlyDownloads.has(discovery) && typeof discovery.complete === 'function') {
+        // BEP 3: `completed` is sent when a download completes, "not sent if the file was complete
+        // when started". webtorrent sends it at the first done check of every torrent, so each
+        // start of a complete one (every wake of a dormant torrent) cost a second announce to each
+        // of its trackers right after its `started` (docs/torrents.md, Trackers).
+        completesOnlyDownloads.add(discovery)
+        const complete = discovery.complete.bind(discovery)
+        discovery.complete = (opts?: unknown) => {
+          if (torrent.received === 0) return
+          since = Date.now()
+          complete(opts)
+        }
+      }
       const next = discovery?.tracker ?? undefined
       if (next === client) return
       client?.off('update', onUpdate)
@@ -668,13 +681,13 @@ export class WebTorrentEngine implements TorrentEngine {
     // The tracker client exists from the moment webtorrent creates the torrent's discovery
     // (after verification for a .torrent, at once for a magnet): hook in right there, before
     // its first announce can answer or fail.
-    let discovery = (torrent as unknown as { discovery?: { tracker?: TrackerClient | null } | null }).discovery ?? null
+    let discovery = (torrent as unknown as { discovery?: Discovery | null }).discovery ?? null
     hook(discovery)
     Object.defineProperty(torrent, 'discovery', {
       configurable: true,
       enumerable: true,
       get: () => discovery,
-      set: (value: typeof discovery) => {
+      set: (value: Discovery | null) => {
         discovery = value
         hook(value)
       },
@@ -684,9 +697,6 @@ export class WebTorrentEngine implements TorrentEngine {
     torrent.on('warning', () => {
       hook(discovery)
       schedule()
-    })
-    torrent.on('done', () => {
-      since = Date.now()
     })
     torrent.once('close', () => {
       clearTimeout(timer)
@@ -758,6 +768,15 @@ export class WebTorrentEngine implements TorrentEngine {
     })
   }
 }
+
+/** webtorrent's `torrent.discovery` (torrent-discovery): its tracker client, and the `completed` announce. */
+interface Discovery {
+  tracker?: TrackerClient | null
+  complete?(opts?: unknown): void
+}
+
+/** Discoveries whose `completed` announce is kept for torrents that downloaded something. */
+const completesOnlyDownloads = new WeakSet<object>()
 
 /** The parts of bittorrent-tracker's client (webtorrent's `torrent.discovery.tracker`) used to announce again. */
 interface TrackerClient extends EventEmitter {
