@@ -59,6 +59,10 @@ export interface DormancyHost<E extends DormantEntry> {
   mapComplete(infoHash: string, torrent: { pieces: number; files: { path: string }[] }, root: string): Promise<boolean>
   /** Where the state dir keeps the torrent's .torrent. */
   savedTorrentPath(infoHash: string): string
+  /** The live webtorrent torrent of this info hash in `client` (an incoming peer's lookup), if any. */
+  liveTorrent(client: object, infoHash: string): Torrent | undefined
+  /** The info hash whose MSE hash this is, for every torrent the engine holds. */
+  infoHashOfHash(infoHashHash: string): string | undefined
   log: Logger
 }
 
@@ -120,6 +124,11 @@ export class DormantLifecycle<E extends DormantEntry> {
   hookClient(client: object): string | undefined {
     if (!this.enabled) return undefined
     const unsupported = installWakeHook<Torrent>(client, {
+      live: (infoHash) => this.#host.liveTorrent(client, infoHash),
+      liveByInfoHashHash: (hashHash) => {
+        const infoHash = this.#host.infoHashOfHash(hashHash)
+        return infoHash ? this.#host.liveTorrent(client, infoHash) : undefined
+      },
       byInfoHash: (infoHash) => this.#wakeFor(infoHash),
       byInfoHashHash: (hashHash) => {
         const infoHash = this.#byHashHash.get(hashHash)

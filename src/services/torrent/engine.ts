@@ -20,7 +20,7 @@ import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
 import type { DueTimers } from './due-queue.js'
 import { trackerAnnounceOnce, type AnnounceOnce } from './dormant-announcer.js'
-import { dormantStats } from './dormancy.js'
+import { dormantStats, infoHashHashOf } from './dormancy.js'
 import { DormantLifecycle, type DormantEntry } from './dormant-lifecycle.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
@@ -204,6 +204,8 @@ export class WebTorrentEngine implements TorrentEngine {
    * downloading and back at every such start (and every wake).
    */
   readonly #completeFromMap = new WeakSet<Torrent>()
+  /** Every torrent's info hash by its MSE hash (what an encrypted handshake names it by). */
+  readonly #byHashHash = new Map<string, string>()
 
   constructor(options: TorrentEngineOptions) {
     this.#options = options
@@ -238,6 +240,12 @@ export class WebTorrentEngine implements TorrentEngine {
         networkOpen: () => !this.#network || this.#network.isOpen(),
         mapComplete: (infoHash, torrent, root) => pieceMaps ? pieceMaps.complete(infoHash, torrent, root) : Promise.resolve(false),
         savedTorrentPath: (infoHash) => this.#savedTorrentPath(infoHash),
+        liveTorrent: (client, infoHash) => {
+          const torrent = this.#entries.get(infoHash)?.torrent
+          // Only a torrent of the client asking (not one being made in a client that replaced it).
+          return torrent && !torrent.destroyed && (torrent as unknown as { client?: unknown }).client === client ? torrent : undefined
+        },
+        infoHashOfHash: (infoHashHash) => this.#byHashHash.get(infoHashHash),
         log: this.#log,
       },
       firstSpreadMs: options.dormantFirstAnnounceSpreadMs ?? defaults.torrentDormantFirstAnnounceSpreadMs,
@@ -347,6 +355,7 @@ export class WebTorrentEngine implements TorrentEngine {
       // The .torrent bytes live in entry.torrentFile (dropped while dormant), not in the input.
       entry = { input: { infoHash, magnetURI: input.magnetURI }, listeners: new Set(), torrent: null, paused: false, chain: Promise.resolve(), uploadedCarry: 0, streams: 0 }
       this.#entries.set(infoHash, entry)
+      if (/^[0-9a-f]{40}$/.test(infoHash)) this.#byHashHash.set(infoHashHashOf(infoHash), infoHash)
     }
     if (input.torrentFile && !entry.torrentFile && !entry.dormant) entry.torrentFile = input.torrentFile
     if (input.magnetURI && !entry.input.magnetURI) entry.input.magnetURI = input.magnetURI
@@ -401,7 +410,10 @@ export class WebTorrentEngine implements TorrentEngine {
       await this.#enqueue(entry, () => this.#halt(entry, { discardMap: true }))
       torrentFile = entry.torrentFile ?? torrentFile
       entry.listeners.clear()
-      if (this.#entries.get(key) === entry) this.#entries.delete(key)
+      if (this.#entries.get(key) === entry) {
+        this.#entries.delete(key)
+        this.#byHashHash.delete(infoHashHashOf(key))
+      }
     }
     await this.#pieceMaps?.forget(key)
     this.#signals.emit(`gone:${key}`)
