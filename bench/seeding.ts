@@ -68,6 +68,8 @@ const qbtSkipCheck = process.env.BENCH_SEEDING_QBT_SKIP_CHECK === '1'
 const graceSeconds = Number(process.env.BENCH_SEEDING_GRACE_S ?? (count >= 500 ? 60 : 5))
 const clients = (process.env.BENCH_SEEDING_CLIENTS ?? 'agent,qbittorrent').split(',').map((name) => name.trim())
 const cli = process.env.BENCH_SEEDING_CLI ?? cliPath
+/** Profiles the restarted daemon (restore and the probe's wakes, until its stop) into this dir: `node --cpu-prof`. */
+const restartCpuProfDir = process.env.BENCH_SEEDING_CPU_PROF
 /** Generous: qBittorrent checks one torrent at a time, ~1 s each on this machine. */
 const phaseTimeoutMs = Math.max(120_000, count * 3_000)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
@@ -219,8 +221,9 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
   const warmUp = fixtures[count]!
   let child: ChildProcess | undefined
   let stderr = ''
-  const startDaemon = () => {
-    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), cli, 'daemon', '--config', configPath, '--log-level', 'warn'], {
+  const startDaemon = (options: { profile?: boolean } = {}) => {
+    const profile = options.profile && restartCpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', restartCpuProfDir] : []
+    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), ...profile, cli, 'daemon', '--config', configPath, '--log-level', 'warn'], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, ...shebangEnv(cli, process.env.BENCH_SEEDING_DAEMON_ENV) },
     })
@@ -283,7 +286,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     const registeredAgain = server.waitFor('register', undefined, phaseTimeoutMs)
     const restarted = performance.now()
     const reportedAgain = whenReportedSeeding(server)
-    child = startDaemon()
+    child = startDaemon({ profile: true })
     const registeredAt = registeredAgain.then(() => performance.now(), () => undefined)
     // Restored straight to dormant (their maps match): RSS of that, before the probes wake them.
     const restored = await waitForStatus('the restored torrents to be dormant', (s) => s.dormant === count + 1)
@@ -292,8 +295,14 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     figures.rssRestoredDormantMiB = round(await rssMiB(child.pid!), 1)
     figures.rssPerTorrentRestoredMiB = round((figures.rssRestoredDormantMiB - figures.rssIdleBeforeMiB) / count, 3)
     await memoryNote(child.pid!, 'restored dormant')
+    // Syncs the agent sends while the probe wakes its torrents (each one collects every task's report).
+    let syncsDuringWakes = 0
+    const offSyncs = server.on('sync', () => { syncsDuringWakes++ })
+    const wakesStarted = performance.now()
     const seenAgain = await waitUntilAllSeed(peerPort, library, { timeoutMs: phaseTimeoutMs })
+    offSyncs()
     figures.restartMs = Math.round(Math.max(...seenAgain.values()) - restarted)
+    log(`agent: the probe saw all ${count} seeding ${Math.round(Math.max(...seenAgain.values()) - wakesStarted)} ms after it started knocking; ${syncsDuringWakes} syncs meanwhile`)
     figures.restartReportedMs = await Promise.race([reportedAgain.then((at) => Math.round(at - restarted)), delay(30_000).then(() => null)])
     figures.rssAfterRestartMiB = round(await rssMiB(child.pid!), 1)
     const registeredAfter = await registeredAt

@@ -151,12 +151,35 @@ describe('dormant torrents', () => {
     expect(two.events.map((e) => e.type)).toEqual(['dormant', 'metadata', 'ready', 'done'])
     expect(two.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1 })
 
-    // A stream of the second file wakes it (live again, from the map: nothing hashed).
+    // A stream of the second file wakes it (live again, from the map: nothing hashed). The task
+    // hears only that it is awake: its metadata, ready and done are those it already has.
+    const beforeWake = two.events.length
     const chunks: Buffer[] = []
     for await (const chunk of two.engine.createReadStream(torrent.infoHash, 1)) chunks.push(chunk as Buffer)
     expect(sha256(Buffer.concat(chunks))).toBe(sha256(files[1]!.data))
     expect(two.engine.dormancy()).toMatchObject({ live: 1, dormant: 0 })
     expect(two.engine.stats(torrent.infoHash)).toMatchObject({ done: true, progress: 1 })
+    expect(two.events.slice(beforeWake)).toEqual([{ type: 'dormant', infoHash: torrent.infoHash, dormant: false }])
+  }, 60_000)
+
+  it('verifies a dormant torrent whose files changed before its wake, and tells its task all again', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ma-torrent-dormant-changed-'))
+    dirs.push(root)
+    const data = join(root, 'data')
+    const state = join(root, 'state')
+    const torrent = makeTorrent({ name: 'Touched', files, pieceLength })
+    await writeTorrentFiles(data, torrent)
+    await mkdir(join(state, 'torrents'), { recursive: true })
+    await writeFile(join(state, 'torrents', `${torrent.infoHash}.torrent`), torrent.torrentFile)
+    const one = startEngine({ data, state, announce: [], graceMs: 200 }, torrent)
+    await until(async () => one.engine.dormancy().dormant === 1, 20_000, 'dormant')
+    // Its map no longer matches (an mtime moved): the wake cannot trust it and hashes the data.
+    await utimes(join(data, torrent.name, files[1]!.path), 1_600_000_000, 1_600_000_000)
+    const beforeWake = one.events.length
+    const { port } = await one.engine.listening()
+    const pieces = Math.ceil(torrent.size / pieceLength)
+    expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(true)
+    expect(one.events.slice(beforeWake).map((e) => e.type).filter((type) => type !== 'peer')).toEqual(['dormant', 'metadata', 'ready', 'done'])
   }, 60_000)
 
   it('ends an announce to a tracker that never answers as soon as the engine closes, not at its timeout', async () => {

@@ -131,4 +131,31 @@ describe('resume from verified-piece maps', () => {
     expect(two.stats(first.infoHash)?.downloaded).toBe(verified)
     expect(two.stats(first.infoHash)?.done).toBe(false)
   })
+
+  it('never shows a complete torrent as unfinished to a task that samples its stats on each event, hashed or trusted from its map', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ma-torrent-resume-events-'))
+    roots.push(dir)
+    const data = join(dir, 'data')
+    const state = join(dir, 'state')
+    await writeTorrentFiles(data, second)
+    // As a task's progress poll does (task-progress-poll.ts): a sample on every engine event.
+    // webtorrent says ready before it checks done, and marks a trusted map's pieces only after
+    // its metadata event: a task once went from seeding to downloading and back at each start.
+    const sampled = (idleGraceMs: number) => new Promise<string[]>((resolve, reject) => {
+      const e = new WebTorrentEngine({ downloadDir: data, stateDir: state, logger: silentLogger(), ...offline, idleGraceMs })
+      engines.push(e)
+      const seen: string[] = []
+      e.start({ infoHash: second.infoHash, torrentFile: second.torrentFile }, (event) => {
+        const stats = e.stats(second.infoHash)
+        if (stats?.hasMetadata) seen.push(`${event.type} ready=${stats.ready} done=${stats.done} progress=${stats.progress}`)
+        if (event.type === 'done') resolve(seen)
+        if (event.type === 'error') reject(event.error)
+      })
+    })
+    // Hashed (no map yet), then trusted from the map it wrote (live: dormancy off).
+    expect(await sampled(0)).toEqual(['metadata ready=false done=false progress=0', 'ready ready=true done=true progress=1', 'done ready=true done=true progress=1'])
+    await engines.pop()!.close()
+    expect(await sampled(0)).toEqual(['metadata ready=false done=true progress=1', 'ready ready=true done=true progress=1', 'done ready=true done=true progress=1'])
+    expect(engines.at(-1)!.stats(second.infoHash)).toMatchObject({ done: true, progress: 1, downloaded: second.size })
+  })
 })

@@ -12,7 +12,7 @@ import { bencode, randomTorrent, writeTorrentFiles, type FixtureTorrent } from '
 // little later. A client that keeps the connection for its next announce loses that announce;
 // webtorrent would not announce again for the tracker's interval, so a seeder stayed invisible.
 
-interface Announce { infoHash: string; event: string; left: number }
+interface Announce { infoHash: string; event: string; left: number; port: number }
 
 class LateClosingTracker {
   readonly announces: Announce[] = []
@@ -21,6 +21,8 @@ class LateClosingTracker {
   readonly #server: Server
   readonly #sockets = new Set<Socket>()
   readonly #waiters: (() => void)[] = []
+  /** Ports that announced each info hash (all on loopback): handed to the others as peers. */
+  readonly #swarms = new Map<string, Set<number>>()
 
   constructor(readonly closeDelayMs: number) {
     this.#server = createServer((socket) => {
@@ -41,9 +43,15 @@ class LateClosingTracker {
           socket.destroy()
           return
         }
-        this.announces.push({ infoHash: bytes.toString('hex'), event: url.searchParams.get('event') ?? '', left: Number(url.searchParams.get('left')) })
+        const infoHash = bytes.toString('hex')
+        const port = Number(url.searchParams.get('port'))
+        this.announces.push({ infoHash, event: url.searchParams.get('event') ?? '', left: Number(url.searchParams.get('left')), port })
         for (const wake of this.#waiters.splice(0)) wake()
-        const body = bencode({ interval: 1800, peers: Buffer.alloc(0) })
+        const swarm = this.#swarms.get(infoHash) ?? new Set<number>()
+        this.#swarms.set(infoHash, swarm.add(port))
+        const others = [...swarm].filter((p) => p !== port)
+        const peers = Buffer.concat(others.map((p) => Buffer.from([127, 0, 0, 1, p >> 8, p & 0xff])))
+        const body = bencode({ interval: 1800, peers })
         socket.write(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n`), body]))
         setTimeout(() => socket.destroy(), this.closeDelayMs).unref()
       })
@@ -117,12 +125,28 @@ describe('tracker announces', () => {
     for (const torrent of torrents) {
       // Each torrent starts while the tracker still holds the previous answers' connections open.
       await seed(engine, torrent)
-      // Both announces of a torrent that starts complete reach the tracker, as a seeder (left 0).
-      for (const event of ['started', 'completed']) {
-        await tracker.announced((a) => a.infoHash === torrent.infoHash && a.event === event && a.left === 0, `the ${event} announce of ${torrent.name}`)
-      }
+      // A torrent that starts complete announces itself a seeder (left 0) and nothing more: BEP 3's
+      // `completed` is for a download that completes, "not sent if the file was complete when started".
+      await tracker.announced((a) => a.infoHash === torrent.infoHash && a.event === 'started' && a.left === 0, `the started announce of ${torrent.name}`)
     }
-    expect(tracker.announces).toHaveLength(2 * torrents.length)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(tracker.announces.map((a) => a.event)).toEqual(torrents.map(() => 'started'))
+  })
+
+  it('tells the tracker `completed` once a download completes, with nothing left', async () => {
+    const torrent = randomTorrent('fetched', [3 * 64 * 1024 + 5], { pieceLength: 64 * 1024 })
+    const seedDir = join(root, 'fetched-seed')
+    await writeTorrentFiles(seedDir, torrent)
+    const offline = { announce: [announceUrl], dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false, logger: silentLogger() }
+    const seeder = new WebTorrentEngine({ downloadDir: seedDir, ...offline })
+    const leecher = new WebTorrentEngine({ downloadDir: join(root, 'fetched-leech'), ...offline })
+    engines.push(seeder, leecher)
+    await seed(seeder, torrent)
+    await tracker.announced((a) => a.infoHash === torrent.infoHash && a.event === 'started', 'the seeder')
+    const { port } = await leecher.listening()
+    await seed(leecher, torrent)
+    await tracker.announced((a) => a.port === port && a.event === 'completed', 'the completed announce of the download')
+    expect(tracker.announces.filter((a) => a.port === port).map((a) => [a.event, a.left])).toEqual([['started', torrent.size], ['completed', 0]])
   })
 
   it('announces again to a tracker that dropped the announces of a new seeder, so its peers can find it', async () => {
@@ -131,7 +155,7 @@ describe('tracker announces', () => {
     await writeTorrentFiles(dir, torrent)
     const engine = new WebTorrentEngine({ downloadDir: dir, logger: silentLogger(), announce: [announceUrl], announceRetryMinMs: 100, dht: false, lsd: false, pex: false, utp: false, natUpnp: false, natPmp: false })
     engines.push(engine)
-    // Both `started` and `completed` of the new seeder are lost.
+    // The new seeder's `started` is lost, and so is the first announce again.
     tracker.dropNext = 2
     await seed(engine, torrent)
     const announce = await tracker.announced((a) => a.infoHash === torrent.infoHash, 'an announce of the seeder after the dropped ones', 5_000)

@@ -84,6 +84,14 @@ interface LookupClient {
 }
 
 export interface WakeHook<T> {
+  /**
+   * The live torrent of this info hash (or of this MSE hash of one), when the engine has it:
+   * answered without webtorrent's own lookups, which parse the id into a magnet link and scan
+   * every torrent of the client (`_getByHash` hashing each one's info hash the first time), for
+   * every incoming peer: O(torrents) per handshake, O(torrents^2) for a restart's wakes.
+   */
+  live?(infoHash: string): T | undefined
+  liveByInfoHashHash?(infoHashHash: string): T | undefined
   /** The live torrent of a dormant one (woken for this peer), or null when there is none. */
   byInfoHash(infoHash: string): Promise<T | null> | null
   byInfoHashHash(infoHashHash: string): Promise<T | null> | null
@@ -102,15 +110,30 @@ export function installWakeHook<T>(client: object, hook: WakeHook<T>): string | 
   if (typeof c.get !== 'function' || typeof c._getByHash !== 'function') return 'webtorrent client has no get / _getByHash'
   const get = c.get.bind(c)
   const getByHash = c._getByHash.bind(c)
+  // The engine's own answer first (its live torrent, or the wake of its dormant one): every
+  // torrent in the client is one of the engine's, so webtorrent's lookup is left for ids it does
+  // not hold, and the hook of a client shaped without `live` asks webtorrent first as before.
   c.get = async (torrentId: unknown) => {
+    const id = typeof torrentId === 'string' && hex40.test(torrentId) ? torrentId.toLowerCase() : undefined
+    if (id === undefined) return get(torrentId)
+    if (hook.live) {
+      const known = hook.live(id) ?? hook.byInfoHash(id)
+      if (known) return (await known) ?? null
+    }
     const live = await get(torrentId)
-    if (live || typeof torrentId !== 'string' || !hex40.test(torrentId)) return live
-    return (await hook.byInfoHash(torrentId.toLowerCase())) ?? null
+    if (live) return live
+    return (await hook.byInfoHash(id)) ?? null
   }
   c._getByHash = async (infoHashHash: string) => {
+    if (typeof infoHashHash !== 'string') return getByHash(infoHashHash)
+    const hashHash = infoHashHash.toLowerCase()
+    if (hook.liveByInfoHashHash) {
+      const known = hook.liveByInfoHashHash(hashHash) ?? hook.byInfoHashHash(hashHash)
+      if (known) return (await known) ?? null
+    }
     const live = await getByHash(infoHashHash)
-    if (live || typeof infoHashHash !== 'string') return live
-    return (await hook.byInfoHashHash(infoHashHash.toLowerCase())) ?? null
+    if (live) return live
+    return (await hook.byInfoHashHash(hashHash)) ?? null
   }
   return undefined
 }

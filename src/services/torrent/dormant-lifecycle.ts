@@ -42,8 +42,11 @@ export interface DormancyHost<E extends DormantEntry> {
   enqueue(entry: E, step: () => Promise<void>): Promise<void>
   /** Stops the live torrent (its last map written), its uploads kept for the task. */
   halt(entry: E): Promise<void>
-  /** Starts a live webtorrent torrent (on the queue already). */
-  launchLive(infoHash: string): Promise<void>
+  /**
+   * Starts a live webtorrent torrent (on the queue already). `wake`: for a peer or a reader; a
+   * wake whose map still matches tells the task nothing (it heard metadata, ready and done already).
+   */
+  launchLive(infoHash: string, options?: { wake?: boolean }): Promise<void>
   whenReady(infoHash: string): Promise<Torrent>
   emit(entry: E, event: TorrentEngineEvent): void
   /** The engine is closed. */
@@ -56,6 +59,10 @@ export interface DormancyHost<E extends DormantEntry> {
   mapComplete(infoHash: string, torrent: { pieces: number; files: { path: string }[] }, root: string): Promise<boolean>
   /** Where the state dir keeps the torrent's .torrent. */
   savedTorrentPath(infoHash: string): string
+  /** The live webtorrent torrent of this info hash in `client` (an incoming peer's lookup), if any. */
+  liveTorrent(client: object, infoHash: string): Torrent | undefined
+  /** The info hash whose MSE hash this is, for every torrent the engine holds. */
+  infoHashOfHash(infoHashHash: string): string | undefined
   log: Logger
 }
 
@@ -117,6 +124,11 @@ export class DormantLifecycle<E extends DormantEntry> {
   hookClient(client: object): string | undefined {
     if (!this.enabled) return undefined
     const unsupported = installWakeHook<Torrent>(client, {
+      live: (infoHash) => this.#host.liveTorrent(client, infoHash),
+      liveByInfoHashHash: (hashHash) => {
+        const infoHash = this.#host.infoHashOfHash(hashHash)
+        return infoHash ? this.#host.liveTorrent(client, infoHash) : undefined
+      },
       byInfoHash: (infoHash) => this.#wakeFor(infoHash),
       byInfoHashHash: (hashHash) => {
         const infoHash = this.#byHashHash.get(hashHash)
@@ -181,7 +193,7 @@ export class DormantLifecycle<E extends DormantEntry> {
     const infoHash = entry.input.infoHash
     entry.waking ??= (async () => {
       try {
-        await this.#host.enqueue(entry, () => this.#host.launchLive(infoHash))
+        await this.#host.enqueue(entry, () => this.#host.launchLive(infoHash, { wake: true }))
         // Nothing was started (paused or removed meanwhile, a network switch, its .torrent
         // unreadable): waiting for a 'ready' that will not come would hold the peer's connection
         // (or the reader) open for good.

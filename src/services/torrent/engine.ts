@@ -20,7 +20,7 @@ import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
 import type { DueTimers } from './due-queue.js'
 import { trackerAnnounceOnce, type AnnounceOnce } from './dormant-announcer.js'
-import { dormantStats } from './dormancy.js'
+import { dormantStats, infoHashHashOf } from './dormancy.js'
 import { DormantLifecycle, type DormantEntry } from './dormant-lifecycle.js'
 import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
@@ -196,6 +196,16 @@ export class WebTorrentEngine implements TorrentEngine {
   readonly #warned = new Set<string>()
   /** Idle seeding torrents going dormant and waking (dormant-lifecycle.ts). */
   readonly #dormancy: DormantLifecycle<Entry>
+  /**
+   * Torrents started with `skipVerify` (their map names every piece) that webtorrent has not yet
+   * called done: complete from the start, though webtorrent marks the pieces only after its
+   * 'metadata'. With its `ready` before its `done` check, a task sampling its stats on those events
+   * (task-progress-poll.ts) saw progress 0, then "all pieces, not done", and went from seeding to
+   * downloading and back at every such start (and every wake).
+   */
+  readonly #completeFromMap = new WeakSet<Torrent>()
+  /** Every torrent's info hash by its MSE hash (what an encrypted handshake names it by). */
+  readonly #byHashHash = new Map<string, string>()
 
   constructor(options: TorrentEngineOptions) {
     this.#options = options
@@ -222,7 +232,7 @@ export class WebTorrentEngine implements TorrentEngine {
         entry: (infoHash) => this.#entries.get(infoHash),
         enqueue: (entry, step) => this.#enqueue(entry, step),
         halt: (entry) => this.#halt(entry, { keepUploads: true }),
-        launchLive: (infoHash) => this.#launch(infoHash, { live: true }),
+        launchLive: (infoHash, launch) => this.#launch(infoHash, { live: true, wake: launch?.wake }),
         whenReady: (infoHash) => this.#whenReady(infoHash),
         emit: (entry, event) => this.#emit(entry, event),
         closed: () => this.#closed,
@@ -230,6 +240,12 @@ export class WebTorrentEngine implements TorrentEngine {
         networkOpen: () => !this.#network || this.#network.isOpen(),
         mapComplete: (infoHash, torrent, root) => pieceMaps ? pieceMaps.complete(infoHash, torrent, root) : Promise.resolve(false),
         savedTorrentPath: (infoHash) => this.#savedTorrentPath(infoHash),
+        liveTorrent: (client, infoHash) => {
+          const torrent = this.#entries.get(infoHash)?.torrent
+          // Only a torrent of the client asking (not one being made in a client that replaced it).
+          return torrent && !torrent.destroyed && (torrent as unknown as { client?: unknown }).client === client ? torrent : undefined
+        },
+        infoHashOfHash: (infoHashHash) => this.#byHashHash.get(infoHashHash),
         log: this.#log,
       },
       firstSpreadMs: options.dormantFirstAnnounceSpreadMs ?? defaults.torrentDormantFirstAnnounceSpreadMs,
@@ -339,6 +355,7 @@ export class WebTorrentEngine implements TorrentEngine {
       // The .torrent bytes live in entry.torrentFile (dropped while dormant), not in the input.
       entry = { input: { infoHash, magnetURI: input.magnetURI }, listeners: new Set(), torrent: null, paused: false, chain: Promise.resolve(), uploadedCarry: 0, streams: 0 }
       this.#entries.set(infoHash, entry)
+      if (/^[0-9a-f]{40}$/.test(infoHash)) this.#byHashHash.set(infoHashHashOf(infoHash), infoHash)
     }
     if (input.torrentFile && !entry.torrentFile && !entry.dormant) entry.torrentFile = input.torrentFile
     if (input.magnetURI && !entry.input.magnetURI) entry.input.magnetURI = input.magnetURI
@@ -393,7 +410,10 @@ export class WebTorrentEngine implements TorrentEngine {
       await this.#enqueue(entry, () => this.#halt(entry, { discardMap: true }))
       torrentFile = entry.torrentFile ?? torrentFile
       entry.listeners.clear()
-      if (this.#entries.get(key) === entry) this.#entries.delete(key)
+      if (this.#entries.get(key) === entry) {
+        this.#entries.delete(key)
+        this.#byHashHash.delete(infoHashHashOf(key))
+      }
     }
     await this.#pieceMaps?.forget(key)
     this.#signals.emit(`gone:${key}`)
@@ -406,27 +426,30 @@ export class WebTorrentEngine implements TorrentEngine {
     const torrent = entry?.torrent
     if (!entry || !torrent || torrent.destroyed) return undefined
     const hasMetadata = torrent.files.length > 0 && Boolean(torrent.bitfield)
+    // webtorrent says `ready` (every piece checked) and only then checks `done`: a sample taken on
+    // `ready` must not see a complete torrent as not done (see #completeFromMap).
+    const complete = !torrent.done && (this.#completeFromMap.has(torrent) || (torrent.ready && everyPiece(torrent)))
     const eta = torrent.timeRemaining
     return {
       infoHash: torrent.infoHash,
       name: torrent.name ?? '',
       hasMetadata,
       ready: torrent.ready,
-      done: torrent.done,
-      progress: hasMetadata ? torrent.progress : 0,
+      done: complete || torrent.done,
+      progress: hasMetadata ? (complete ? 1 : torrent.progress) : 0,
       size: hasMetadata ? torrent.length : 0,
-      downloaded: hasMetadata ? torrent.downloaded : 0,
+      downloaded: hasMetadata ? (complete ? torrent.length : torrent.downloaded) : 0,
       uploaded: entry.uploadedCarry + torrent.uploaded,
       downloadSpeed: Math.round(torrent.downloadSpeed),
       uploadSpeed: Math.round(torrent.uploadSpeed),
       peers: torrent.numPeers,
-      etaSeconds: torrent.done ? 0 : Number.isFinite(eta) ? Math.round(eta / 1000) : null,
+      etaSeconds: complete || torrent.done ? 0 : Number.isFinite(eta) ? Math.round(eta / 1000) : null,
       files: hasMetadata
         ? torrent.files.map((file) => ({
             path: torrentFilePath(torrent.path, file.path),
             size: file.length,
-            downloaded: file.downloaded,
-            progress: file.length === 0 ? 1 : file.progress,
+            downloaded: complete ? file.length : file.downloaded,
+            progress: complete || file.length === 0 ? 1 : file.progress,
           }))
         : [],
     }
@@ -481,8 +504,11 @@ export class WebTorrentEngine implements TorrentEngine {
     return next
   }
 
-  /** Starts the torrent: dormant when its map says complete (unless `live`: a wake), else a webtorrent torrent. */
-  async #launch(infoHash: string, options: { live?: boolean } = {}): Promise<void> {
+  /**
+   * Starts the torrent: dormant when its map says complete (unless `live`), else a webtorrent
+   * torrent. `wake`: a dormant torrent made live for a peer or a reader (dormant-lifecycle.ts).
+   */
+  async #launch(infoHash: string, options: { live?: boolean; wake?: boolean } = {}): Promise<void> {
     const entry = this.#entries.get(infoHash)
     if (!entry || entry.paused || this.#closed || this.#replacing || (entry.torrent && !entry.torrent.destroyed)) return
     if (entry.dormant && !options.live) return
@@ -527,10 +553,25 @@ export class WebTorrentEngine implements TorrentEngine {
       if (await noDataOnDisk(storeFilePaths(addOptions.path!, layout.files))) addOptions.bitfield = new Uint8Array(Math.ceil(layout.pieces.length / 8))
       if (entry.paused || this.#closed || this.#replacing) return
     }
+    // A wake whose map still matches changes nothing the task knows: it heard metadata, ready and
+    // done when the torrent was started (or restored dormant) from this same .torrent and map.
+    // Told again, each task re-assigned its files, wrote tasks.json and sampled its stats three
+    // times per wake (docs/torrents.md, Dormant torrents, Waking).
+    const quiet = options.wake === true && addOptions.skipVerify === true
     this.#dormancy.forget(entry)
     const network = this.#network
     const torrent = withinNetwork(network, () => this.#client.add(parsed, addOptions))
     entry.torrent = torrent
+    // webtorrent's duplicate check (its only '_infoHash' listener) scans every torrent of the
+    // client: O(torrents) per start, 7 % of the wakes after a restart of 1,000. The engine holds
+    // one entry per info hash and adds a torrent only while that entry has no live one.
+    const duplicateCheck = torrent.listeners('_infoHash')
+    if (duplicateCheck.length === 1) torrent.removeListener('_infoHash', duplicateCheck[0] as () => void)
+    // Every piece is verified (the map matched): until webtorrent says done, its figures lag.
+    if (addOptions.skipVerify) {
+      this.#completeFromMap.add(torrent)
+      torrent.once('done', () => this.#completeFromMap.delete(torrent))
+    }
     this.#pieceMaps?.track(torrent, infoHash, addOptions.path!, resumedFrom)
     if (network && !network.isOpen()) torrent.pause()
     this.#fallBackFromUtp(torrent, infoHash)
@@ -538,6 +579,7 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#warnOnce(parkIdleTimers(torrent), 'webtorrent changed: idle torrents keep their timers')
     torrent.on('metadata', () => {
       entry.torrentFile = torrent.torrentFile
+      if (quiet) return
       this.#emit(entry, {
         type: 'metadata',
         infoHash,
@@ -550,9 +592,11 @@ export class WebTorrentEngine implements TorrentEngine {
     })
     torrent.on('ready', () => {
       this.#signals.emit(`ready:${infoHash}`, torrent)
-      this.#emit(entry, { type: 'ready', infoHash })
+      if (!quiet) this.#emit(entry, { type: 'ready', infoHash })
     })
-    torrent.on('done', () => this.#emit(entry, { type: 'done', infoHash }))
+    torrent.on('done', () => {
+      if (!quiet) this.#emit(entry, { type: 'done', infoHash })
+    })
     torrent.on('wire', () => this.#emit(entry, { type: 'peer', infoHash }))
     // Idle (complete, no peers, no reader) for the grace: dormant.
     this.#dormancy.watch(entry, torrent)
@@ -630,7 +674,20 @@ export class WebTorrentEngine implements TorrentEngine {
       delay = Math.min(delay * 2, maxMs)
       // An announce that fails again warns again, which schedules the next try.
     }
-    const hook = (discovery: { tracker?: TrackerClient | null } | null | undefined) => {
+    const hook = (discovery: Discovery | null | undefined) => {
+      if (discovery && !completesOnlyDownloads.has(discovery) && typeof discovery.complete === 'function') {
+        // BEP 3: `completed` is sent when a download completes, "not sent if the file was complete
+        // when started". webtorrent sends it at the first done check of every torrent, so each
+        // start of a complete one (every wake of a dormant torrent) cost a second announce to each
+        // of its trackers right after its `started` (docs/torrents.md, Trackers).
+        completesOnlyDownloads.add(discovery)
+        const complete = discovery.complete.bind(discovery)
+        discovery.complete = (opts?: unknown) => {
+          if (torrent.received === 0) return
+          since = Date.now()
+          complete(opts)
+        }
+      }
       const next = discovery?.tracker ?? undefined
       if (next === client) return
       client?.off('update', onUpdate)
@@ -641,13 +698,13 @@ export class WebTorrentEngine implements TorrentEngine {
     // The tracker client exists from the moment webtorrent creates the torrent's discovery
     // (after verification for a .torrent, at once for a magnet): hook in right there, before
     // its first announce can answer or fail.
-    let discovery = (torrent as unknown as { discovery?: { tracker?: TrackerClient | null } | null }).discovery ?? null
+    let discovery = (torrent as unknown as { discovery?: Discovery | null }).discovery ?? null
     hook(discovery)
     Object.defineProperty(torrent, 'discovery', {
       configurable: true,
       enumerable: true,
       get: () => discovery,
-      set: (value: typeof discovery) => {
+      set: (value: Discovery | null) => {
         discovery = value
         hook(value)
       },
@@ -657,9 +714,6 @@ export class WebTorrentEngine implements TorrentEngine {
     torrent.on('warning', () => {
       hook(discovery)
       schedule()
-    })
-    torrent.on('done', () => {
-      since = Date.now()
     })
     torrent.once('close', () => {
       clearTimeout(timer)
@@ -732,10 +786,27 @@ export class WebTorrentEngine implements TorrentEngine {
   }
 }
 
+/** webtorrent's `torrent.discovery` (torrent-discovery): its tracker client, and the `completed` announce. */
+interface Discovery {
+  tracker?: TrackerClient | null
+  complete?(opts?: unknown): void
+}
+
+/** Discoveries whose `completed` announce is kept for torrents that downloaded something. */
+const completesOnlyDownloads = new WeakSet<object>()
+
 /** The parts of bittorrent-tracker's client (webtorrent's `torrent.discovery.tracker`) used to announce again. */
 interface TrackerClient extends EventEmitter {
   _trackers?: { announceUrl: string; destroyed?: boolean; announce(opts: Record<string, unknown>): void }[]
   _defaultAnnounceOpts?(opts: Record<string, unknown>): Record<string, unknown>
+}
+
+function everyPiece(torrent: Torrent): boolean {
+  const bitfield = torrent.bitfield
+  const pieces = torrent.pieces?.length ?? 0
+  if (!bitfield || pieces === 0) return false
+  for (let i = 0; i < pieces; i++) if (!bitfield.get(i)) return false
+  return true
 }
 
 /** Maps an engine failure to a typed error; a full disk says "no space left" (protocol task `error`). */
