@@ -544,11 +544,13 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
 
   /** Starts run 0 on assumed facts while ffprobe runs (the probe costs a process start-up). */
   const speculate = async (live: LiveSession, entry: SegmentStoreEntry): Promise<void> => {
+    // Checked before the mkdir: a stopped session's directory is already released, and a
+    // recursive mkdir would bring it back, left over in the work dir.
+    if (live.stopping) return
     const dir = join(entry.dir, 'run-0')
     // Synchronous (one short syscall): an await here is a trip through the thread pool, which a
     // busy process (the page being served beside it) can delay by tens of ms before ffmpeg starts.
     mkdirSync(dir, { recursive: true })
-    if (live.stopping) return
     const source = live.sourceNow()
     const built = argsFor(live, 0, dir, assumedFacts(live.session), source)
     live.speculation = { dir, source, built, proc: spawnFfmpeg(live, 0, built.args) }
@@ -660,6 +662,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         }
         void (async () => {
           // Synchronous, like the run before the probe: a seek's restart should not queue behind the thread pool.
+          if (disposed || live.stopping) return
           if (!adopted) mkdirSync(dir, { recursive: true })
           if (!built) {
             await encoderDelay(live)
