@@ -11,6 +11,8 @@ export default defineConfig({
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], fileParallelism: false, testTimeout: 180_000, hookTimeout: 180_000 } },
     ],
     testTimeout: 20_000,
+    // A temp dir per run, checked at the end for what tests left behind (test/setup/temp-dir.ts).
+    globalSetup: ['test/setup/temp-dir.ts'],
     // clipanion 3 has no "exports": Vite picks lib/advanced/index.mjs, whose directory import
     // ('../platform') plain Node ESM refuses; inlined, Vite resolves it (Node itself loads the CJS build).
     server: { deps: { inline: ['clipanion'] } },

@@ -28,14 +28,19 @@ export async function startCacheKit(options: { dir: string; sizeGb?: number; log
 }
 
 async function configFor(dir: string, sizeGb: number) {
-  const { mkdtemp, writeFile } = await import('node:fs/promises')
+  const { mkdtemp, rm, writeFile } = await import('node:fs/promises')
   const { tmpdir } = await import('node:os')
   const { join } = await import('node:path')
   const home = await mkdtemp(join(tmpdir(), 'media-agent-cache-cfg-'))
   const file = join(home, 'config.toml')
   await writeFile(file, `[server]\nbase_url = "http://127.0.0.1:1"\naccess_token = "t"\n\n[downloads.hls_cache]\nenabled = true\nsize_gb = ${sizeGb}\ndir = ${JSON.stringify(dir)}\n`)
-  const loaded = await loadConfig({ path: file, env: {}, homedir: home })
-  return loaded.config
+  // The home only carries the file to load: the part reads nothing from disk through the config.
+  try {
+    const loaded = await loadConfig({ path: file, env: {}, homedir: home })
+    return loaded.config
+  } finally {
+    await rm(home, { recursive: true, force: true })
+  }
 }
 
 /** Polls `check` every 10 ms until it holds (bounded; throws with `what` past the bound). */

@@ -37,7 +37,9 @@ async function kits(name: string, options: { disk?: Parameters<typeof startCache
   const { extraInputArgs, ...cacheOptions } = options
   const cache = await startCacheKit({ dir, ...cacheOptions })
   const engine = await startEngineKit({ store: cache.part.store!, ...(extraInputArgs ? { extraInputArgs } : {}) })
-  return { cache, engine, dir, async close() { await engine.close(); cache.stop() } }
+  // Closes the kits it holds at the time: a test that restarts one puts the new one in its place.
+  const held: Kits = { cache, engine, dir, async close() { await held.engine.close(); held.cache.stop() } }
+  return held
 }
 
 const keyOf = (path: string) => cacheIdentity({ source: path, quality: '480p', audioIndex: 0 })!.key

@@ -32,9 +32,13 @@ export async function startEngineKit(overrides: Partial<HlsEngineOptions> = {}):
     workDir,
     base: (sessionId) => `${server.url}/hls/${encodeURIComponent(sessionId)}/${tokenFor(`hls:${sessionId}`)}`,
     async close() {
-      await engine.stopAll()
-      await server.close()
-      await rm(workDir, { recursive: true, force: true })
+      // The work dir goes even when stopping fails, so a failed test leaves no temp dir behind.
+      try {
+        await engine.stopAll()
+        await server.close()
+      } finally {
+        await rm(workDir, { recursive: true, force: true })
+      }
     },
   }
 }

@@ -153,7 +153,7 @@ describe.skipIf(unavailable !== undefined)('the tunnel against wireguard-go with
   }
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tunnel-wg-go-'))
+    dir = mkdtempSync(join(tmpdir(), 'ma-tunnel-wg-go-'))
     writeFileSync(join(dir, 'go.key'), `${encodeKey(goKey)}\n`, { mode: 0o600 })
     writeFileSync(join(dir, 'hello.txt'), 'hello through the tunnel\n')
     writeFileSync(join(dir, 'fuzz.py'), innerFuzzSource)

@@ -131,7 +131,7 @@ describe.skipIf(unavailable !== undefined)('JS WireGuard initiator against wireg
   }
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wg-go-test-'))
+    dir = mkdtempSync(join(tmpdir(), 'ma-wg-go-test-'))
     writeFileSync(join(dir, 'go.key'), `${encodeKey(goPrivate)}\n`, { mode: 0o600 })
     link = await createNetnsLink()
     tunnelJs = `10.251.${link.octet}.1`
