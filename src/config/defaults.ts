@@ -222,6 +222,11 @@ export const torrentUtp = true
  * address is tried over TCP at once (webtorrent alone waits for four 5 s uTP timeouts).
  */
 export const torrentUtpFallbackMs = 1_000
+/**
+ * With no live torrent the uTP listener is closed (its 20 ms timer wakes the process:
+ * services/torrent/utp-listener.ts); its close waits this long at most for the socket's last connections.
+ */
+export const torrentUtpListenerCloseWaitMs = 30_000
 export const torrentNatUpnp = true
 export const torrentNatPmp = true
 /** 0: a random free port. */

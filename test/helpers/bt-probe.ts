@@ -4,13 +4,19 @@
 // would send data. True when the client announces every piece (a bitfield with all bits, or HAVE
 // messages for all); false when it refuses the torrent, closes, or has not announced them all
 // within the time allowed. The same question for every client: what a peer out there sees.
+// `transport: 'utp'` asks over uTP (utp-native, as webtorrent dials it) instead of TCP.
+import { createRequire } from 'node:module'
 import { connect } from 'node:net'
+import type { Duplex } from 'node:stream'
 
 const protocol = Buffer.from('\x13BitTorrent protocol', 'latin1')
 
-export async function seedsTorrent(port: number, infoHash: string, pieces: number, timeoutMs = 2000): Promise<boolean> {
+/** utp-native's `connect`: a duplex that emits `connect` like a TCP socket. */
+const utpConnect = (port: number): Duplex => (createRequire(import.meta.url)('utp-native') as { connect(port: number, host: string): Duplex }).connect(port, '127.0.0.1')
+
+export async function seedsTorrent(port: number, infoHash: string, pieces: number, timeoutMs = 2000, transport: 'tcp' | 'utp' = 'tcp'): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port })
+    const socket = transport === 'utp' ? utpConnect(port) : connect({ host: '127.0.0.1', port })
     let buffered = Buffer.alloc(0)
     let handshaken = false
     const have = new Uint8Array(pieces)

@@ -44,9 +44,10 @@ interface Started {
   events: TorrentEngineEvent[]
 }
 
-function startEngine(options: { data: string; state: string; announce?: string[]; graceMs?: number; timers?: DueTimers }, torrent: FixtureTorrent): Started {
+function startEngine(options: { data: string; state: string; announce?: string[]; graceMs?: number; timers?: DueTimers; utp?: boolean }, torrent: FixtureTorrent): Started {
   const engine = new WebTorrentEngine({
     ...offline,
+    utp: options.utp ?? false,
     downloadDir: options.data,
     stateDir: options.state,
     logger: silentLogger(),
@@ -292,6 +293,30 @@ describe('dormant torrents', () => {
       expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(false)
     }, 60_000)
 
+    it('closes its uTP listener while every torrent sleeps (utp-native wakes the process every 20 ms for one) and opens it on the same port when a TCP peer wakes one', async () => {
+      const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-utp-')
+      const pending: (() => void)[] = []
+      const timers: DueTimers = {
+        now: () => Date.now(),
+        setTimeout: (fn) => { pending.push(fn); return fn },
+        clearTimeout: (handle) => { const i = pending.indexOf(handle as () => void); if (i >= 0) pending.splice(i, 1) },
+      }
+      const { engine } = startEngine({ data, state, announce: [], graceMs: 1, timers, utp: true }, torrent)
+      const { port } = await engine.listening()
+      await until(async () => engine.dormancy().live === 1 && pending.length > 0, 20_000, 'an idle live torrent')
+      expect(await udpBound(port), 'listening for uTP while the torrent is live').toBe(true)
+      for (const fire of pending.splice(0)) fire()
+      await until(async () => engine.dormancy().dormant === 1, 20_000, 'dormant')
+      await until(async () => !(await udpBound(port)), 10_000, 'the uTP listener to close')
+      // A peer's uTP attempt gets no answer; over TCP its handshake wakes the torrent as before.
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 3000, 'utp')).toBe(false)
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000)).toBe(true)
+      await until(async () => udpBound(port), 10_000, 'the uTP listener open again')
+      // Live again (its grace is the test's to fire): answered over uTP on the same port.
+      expect(engine.dormancy().live).toBe(1)
+      expect(await seedsTorrent(port, torrent.infoHash, pieces, 10_000, 'utp')).toBe(true)
+    }, 60_000)
+
     it('answers a handshake that arrives just as the torrent goes dormant, whichever side of the sleep it lands on', async () => {
       const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-sleep-')
       // The grace's timer fires when the test says so: the handshake is sent right after.
@@ -318,3 +343,13 @@ describe('dormant torrents', () => {
     }, 120_000)
   })
 })
+
+/** A UDP socket of this host is bound to `port` (/proc/net/udp and udp6, what `ss -uln` reads). */
+async function udpBound(port: number): Promise<boolean> {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
+  for (const table of ['/proc/net/udp', '/proc/net/udp6']) {
+    const text = await readFile(table, 'utf8').catch(() => '')
+    for (const line of text.split('\n').slice(1)) if (line.trim().split(/\s+/)[1]?.endsWith(hex)) return true
+  }
+  return false
+}
