@@ -295,12 +295,7 @@ describe('dormant torrents', () => {
 
     it('closes its uTP listener while every torrent sleeps (utp-native wakes the process every 20 ms for one) and opens it on the same port when a TCP peer wakes one', async () => {
       const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-utp-')
-      const pending: (() => void)[] = []
-      const timers: DueTimers = {
-        now: () => Date.now(),
-        setTimeout: (fn) => { pending.push(fn); return fn },
-        clearTimeout: (handle) => { const i = pending.indexOf(handle as () => void); if (i >= 0) pending.splice(i, 1) },
-      }
+      const { pending, timers } = manualTimers()
       const { engine } = startEngine({ data, state, announce: [], graceMs: 1, timers, utp: true }, torrent)
       const { port } = await engine.listening()
       await until(async () => engine.dormancy().live === 1 && pending.length > 0, 20_000, 'an idle live torrent')
@@ -320,12 +315,7 @@ describe('dormant torrents', () => {
     it('answers a handshake that arrives just as the torrent goes dormant, whichever side of the sleep it lands on', async () => {
       const { data, state, torrent } = await quietTorrent('ma-torrent-dormant-sleep-')
       // The grace's timer fires when the test says so: the handshake is sent right after.
-      const pending: (() => void)[] = []
-      const timers: DueTimers = {
-        now: () => Date.now(),
-        setTimeout: (fn) => { pending.push(fn); return fn },
-        clearTimeout: (handle) => { const i = pending.indexOf(handle as () => void); if (i >= 0) pending.splice(i, 1) },
-      }
+      const { pending, timers } = manualTimers()
       const { engine } = startEngine({ data, state, announce: [], graceMs: 1, timers }, torrent)
       const { port } = await engine.listening()
       for (const lagMs of [0, 0, 2, 5, 10, 25]) {
@@ -352,4 +342,15 @@ async function udpBound(port: number): Promise<boolean> {
     for (const line of text.split('\n').slice(1)) if (line.trim().split(/\s+/)[1]?.endsWith(hex)) return true
   }
   return false
+}
+
+/** Dormancy timers that fire only when the test calls what `pending` holds. */
+function manualTimers(): { pending: (() => void)[]; timers: DueTimers } {
+  const pending: (() => void)[] = []
+  const timers: DueTimers = {
+    now: () => Date.now(),
+    setTimeout: (fn) => { pending.push(fn); return fn },
+    clearTimeout: (handle) => { const i = pending.indexOf(handle as () => void); if (i >= 0) pending.splice(i, 1) },
+  }
+  return { pending, timers }
 }
