@@ -227,6 +227,8 @@ export const torrentUtpFallbackMs = 1_000
  * services/torrent/utp-listener.ts); its close waits this long at most for the socket's last connections.
  */
 export const torrentUtpListenerCloseWaitMs = 30_000
+/** The reopened uTP listener's send and receive buffers: what webtorrent's conn-pool gives its own. */
+export const torrentUtpListenerBufferBytes = 1024 * 1024
 export const torrentNatUpnp = true
 export const torrentNatPmp = true
 /** 0: a random free port. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /** Names this project's tests create under the temp dir (test/helpers and the tests' own mkdtemp calls). */
-export const ownTempName = /^(ma\d*-|media-agent-)/
+const ownTempName = /^(ma\d*-|media-agent-)/
 
 export default function setup(): () => void {
   const previous = process.env.TMPDIR

@@ -18,7 +18,7 @@ import { installWireTuning } from './wire-tuning.js'
 import { installMseKeys } from './mse-keys.js'
 import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
-import { parkUtpListenerWhileIdle } from './utp-listener.js'
+import { parkUtpListenerWhileIdle, type UtpClient } from './utp-listener.js'
 import type { DueTimers } from './due-queue.js'
 import { trackerAnnounceOnce, type AnnounceOnce } from './dormant-announcer.js'
 import { dormantStats, infoHashHashOf } from './dormancy.js'
@@ -301,7 +301,7 @@ export class WebTorrentEngine implements TorrentEngine {
     this.#warnOnce(this.#dormancy.hookClient(client), 'webtorrent changed: idle torrents stay live (no dormant torrents)')
     // utp-native's listener wakes the process every 20 ms: closed while no torrent is live (utp-listener.ts).
     if (!network && (options.utp ?? defaults.torrentUtp)) {
-      this.#warnOnce(parkUtpListenerWhileIdle(client as unknown as Parameters<typeof parkUtpListenerWhileIdle>[0], { log: this.#log }), 'webtorrent changed: its uTP listener stays open while idle')
+      this.#warnOnce(parkUtpListenerWhileIdle(client as unknown as UtpClient, { log: this.#log }), 'webtorrent changed: its uTP listener stays open while idle')
     }
     if (network) {
       routeClient(client, network)

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events'
 import { createRequire } from 'node:module'
-import { torrentUtpListenerCloseWaitMs } from '../../config/defaults.js'
+import { torrentUtpListenerBufferBytes, torrentUtpListenerCloseWaitMs } from '../../config/defaults.js'
 import type { Logger } from '../../log.js'
 
 // utp-native runs a 20 ms libuv timer for every bound uTP socket (binding.cc,
@@ -29,12 +29,10 @@ interface ConnPool {
   tcpServer: { address(): { port: number } | string | null } | null
   _client: unknown
   _onUTPConnectionBound?: (conn: unknown) => void
-  _onListening?: () => void
-  _onUTPError?: (err: Error) => void
 }
 
 /** The parts of webtorrent's client this touches: its torrents, its pool and its events. */
-interface UtpClient extends EventEmitter {
+export interface UtpClient extends EventEmitter {
   torrents: unknown[]
   listening: boolean
   destroyed?: boolean
@@ -45,8 +43,6 @@ export interface UtpListenerOptions {
   log: Logger
   /** utp-native's `createServer` (the copy webtorrent loads); tests may pass their own. */
   createServer?: () => UtpServer
-  /** conn-pool's buffer sizes for its listener. */
-  bufferBytes?: number
   /** How long a close may wait for the socket's last connections (defaults.torrentUtpListenerCloseWaitMs). */
   closeWaitMs?: number
 }
@@ -64,7 +60,6 @@ const utpCreateServer = (): UtpServer => {
 export function parkUtpListenerWhileIdle(client: UtpClient, options: UtpListenerOptions): string | undefined {
   if (!Array.isArray(client.torrents) || !('_connPool' in client)) return 'webtorrent changed: its client has no torrents list or conn pool'
   const createServer = options.createServer ?? utpCreateServer
-  const bufferBytes = options.bufferBytes ?? 1024 * 1024
   const closeWaitMs = options.closeWaitMs ?? torrentUtpListenerCloseWaitMs
   const log = options.log
   /** Set once this closed the pool's listener (never open one where uTP was off). */
@@ -112,10 +107,11 @@ export function parkUtpListenerWhileIdle(client: UtpClient, options: UtpListener
         log.warn({ err, port: address.port }, 'uTP listener could not be opened again; peers reach this client over TCP')
         if (pool.utpServer === server) pool.utpServer = null
         parked = false
+        server.close()
       })
       server.listen(address.port)
-      server.setSendBufferSize(bufferBytes)
-      server.setRecvBufferSize(bufferBytes)
+      server.setSendBufferSize(torrentUtpListenerBufferBytes)
+      server.setRecvBufferSize(torrentUtpListenerBufferBytes)
       pool.utpServer = server
       parked = false
       log.debug({ port: address.port }, 'a torrent is live: uTP listener open again')
