@@ -19,16 +19,18 @@
 //   bareSeekSegmentMs   started at the seek's segment (`-ss` there, no warm-up): its first segment.
 // Each HLS session is paired with the bare runs next to it; the ratios are medians of the pairs'
 // ratios. Goals (issue 17): HLS first frame <= 1.3x bareFirstSegmentMs, seek <= 1.3x
-// bareSeekSegmentMs, direct first frame <= 300 ms. BENCH_BROWSER_ROUNDS (default 3), BENCH_BROWSER_SECONDS (30).
+// bareSeekSegmentMs, direct first frame <= 300 ms. BENCH_BROWSER_ROUNDS (default 3), BENCH_BROWSER_SECONDS (30);
+// BENCH_BROWSER_TRACE=<file>: the agent's debug log and each session's creation time.
 import { execFile } from 'node:child_process'
 import { copyFile, mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { createWriteStream } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { parseConfigText } from '../src/config/load.js'
 import { hlsSeekWarmupMaxSegments } from '../src/config/defaults.js'
-import { silentLogger } from '../src/log.js'
+import { createRootLogger, silentLogger } from '../src/log.js'
 import { createReferenceServer, playerPageUrl } from '../src/reference-server/index.js'
 import { buildHlsArgs } from '../src/services/ffmpeg/hls-args.js'
 import { createProbeService } from '../src/services/ffmpeg/probe.js'
@@ -62,6 +64,26 @@ async function poll<T>(what: string, read: () => Promise<T | null | undefined>, 
     if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
+}
+
+/**
+ * Evaluated in the page: resolves with the epoch ms of the first presented frame, checked every
+ * 20 ms (a timer, no rendering). A string: tsx would wrap a function's inner names in a helper
+ * the page does not have.
+ */
+const firstFrameInPage = `new Promise((resolve) => {
+  const check = () => {
+    const at = window.maPlayer && window.maPlayer.firstFrameAtMs
+    if (at) resolve(at)
+    else setTimeout(check, 20)
+  }
+  check()
+})`
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms) })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 interface Sample {
@@ -126,7 +148,10 @@ async function main(): Promise<void> {
     ].join('\n'), { file: join(root, 'config.toml') })
     const registered = server.waitFor('register', undefined, 30_000)
     // As npm start runs it: the stream server on every interface, players sent to its public URL.
-    const agent = await startAgent(config, silentLogger())
+    // BENCH_BROWSER_TRACE=<file>: the agent's debug log (JSON lines, epoch ms) and each session's
+    // creation time, to see where a first frame's time went.
+    const trace = process.env.BENCH_BROWSER_TRACE ? createRootLogger({ level: 'debug', pretty: false, destination: createWriteStream(process.env.BENCH_BROWSER_TRACE) }) : undefined
+    const agent = await startAgent(config, trace ?? silentLogger())
     stops.push(async () => { await agent.stop() })
     await registered
     const browser = await launchBrowser()
@@ -143,11 +168,17 @@ async function main(): Promise<void> {
       const synced = server.waitFor('sync', (record) => record.response.streamSessions.some((s) => s.sessionId === sessionId), 30_000)
       const ready = server.waitFor('sessionReady', (event) => event.record.session.sessionId === sessionId, 30_000)
       const createdAt = Date.now()
+      trace?.info({ sessionId, createdAt }, 'bench: session created')
       server.createStreamSession({ sessionId, filePath: file, PlayMethod: kind.PlayMethod, quality: kind.quality })
       await page.goto(`${server.url}/play/${encodeURIComponent(sessionId)}`)
+      // One evaluation, sent now, that the page answers at its first frame: no devtools traffic
+      // while the page loads the first segment. (A poll from here, a page.evaluate every few ms,
+      // ran on the renderer's main thread beside hls.js, and its first call injected playwright's
+      // utility script, ~7 ms of script evaluation, right after readiness.)
+      const firstFrameSeen = page.evaluate<number>(firstFrameInPage)
       const syncedAt = (await synced).at
       const readyAt = Date.parse((await ready).record.readyAt!)
-      const firstFrameAt = await poll('no first frame', () => page.evaluate<number | null>('window.maPlayer.firstFrameAtMs')).catch(async (error: Error) => {
+      const firstFrameAt = await withTimeout(firstFrameSeen, 60_000, 'no first frame within 60000 ms').catch(async (error: Error) => {
         throw new Error(`${kind.kind}: ${error.message}; player ${JSON.stringify(await page.evaluate('window.maPlayer'))}`)
       })
       const state = await page.evaluate<{ readyKnownAtMs: number; readyVia: string; marks: Record<string, number> }>('window.maPlayer')

@@ -42,6 +42,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -70,6 +71,8 @@ const clients = (process.env.BENCH_SEEDING_CLIENTS ?? 'agent,qbittorrent').split
 const cli = process.env.BENCH_SEEDING_CLI ?? cliPath
 /** Profiles the restarted daemon (restore and the probe's wakes, until its stop) into this dir: `node --cpu-prof`. */
 const restartCpuProfDir = process.env.BENCH_SEEDING_CPU_PROF
+/** The restarted daemon's debug log (JSON lines, epoch ms) and a `bench: restart spawned` line, to see where its start-up went. */
+const restartLogFile = process.env.BENCH_SEEDING_RESTART_LOG
 /** Generous: qBittorrent checks one torrent at a time, ~1 s each on this machine. */
 const phaseTimeoutMs = Math.max(120_000, count * 3_000)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
@@ -223,11 +226,17 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
   let stderr = ''
   const startDaemon = (options: { profile?: boolean } = {}) => {
     const profile = options.profile && restartCpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', restartCpuProfDir] : []
-    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), ...profile, cli, 'daemon', '--config', configPath, '--log-level', 'warn'], {
+    const restartLog = options.profile && restartLogFile ? createWriteStream(restartLogFile) : undefined
+    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), ...profile, cli, 'daemon', '--config', configPath, '--log-level', restartLog ? 'debug' : 'warn'], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, ...shebangEnv(cli, process.env.BENCH_SEEDING_DAEMON_ENV) },
     })
-    proc.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-8000) })
+    restartLog?.write(`${JSON.stringify({ time: Date.now(), msg: 'bench: restart spawned' })}\n`)
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      restartLog?.write(chunk)
+      stderr = (stderr + chunk.toString()).slice(-8000)
+    })
+    proc.once('exit', () => restartLog?.end())
     return proc
   }
   const stopDaemon = async (proc: ChildProcess) => {
