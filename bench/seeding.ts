@@ -25,7 +25,8 @@
 //   RSS per torrent = (RSS seeding - RSS of the same process idle before the torrents) / N.
 // - restart: the process is stopped (SIGTERM) and started again on the same state (the agent:
 //   its tasks.json and saved .torrent files; qBittorrent: its profile and fastresume data);
-//   from the spawn until every torrent is seeding again (goal: 1,000 within 10 s).
+//   from the spawn until every torrent is seeding again (goal: 1,000 within 10 s). `stopMs`: from
+//   the SIGTERM until the old process exited.
 // Dormant torrents (docs/torrents.md): the daemon's config sets `idle_grace_s` to
 // BENCH_SEEDING_GRACE_S (5; 60 from 500 torrents); a torrent without peers for that long keeps only its metadata. So for
 // the agent: once all seed, the bench waits until its `GET /api/torrents/status` says all are
@@ -112,6 +113,8 @@ interface PhaseFigures {
   restartMs?: number
   restartReportedMs?: number | null
   processStartMs?: number
+  /** The restart's stop: from SIGTERM until the process exited (state flushed, connections closed). */
+  stopMs?: number
   rssIdleBeforeMiB?: number
   rssSeedingMiB?: number
   rssAfterIdleMiB?: number
@@ -290,7 +293,9 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     await memoryNote(pid, 'after the idle window')
 
     log('agent: restart')
+    const stopping = performance.now()
     await stopDaemon(child)
+    figures.stopMs = Math.round(performance.now() - stopping)
     // With many tasks the restarted daemon can take a while even to register: wait as long as the phase.
     const registeredAgain = server.waitFor('register', undefined, phaseTimeoutMs)
     const restarted = performance.now()
@@ -352,7 +357,9 @@ async function benchQbittorrent(dir: string, dataDir: string, fixtures: Fixture[
     await idleWindow(qbt.pid, figures)
 
     log('qBittorrent: restart')
+    const stopping = performance.now()
     await qbt.stop()
+    figures.stopMs = Math.round(performance.now() - stopping)
     qbt = undefined
     const restarted = performance.now()
     qbt = await startQbittorrent({ profileDir })

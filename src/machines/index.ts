@@ -14,6 +14,7 @@ import { hlsTranscodeMachine } from './hls-transcode.machine.js'
 import { libraryMachine } from './library.machine.js'
 import { sessionMachine } from './session.machine.js'
 import { taskMachine } from './task.machine.js'
+import { taskShardMachine } from './task-shard.machine.js'
 import { tasksMachine } from './tasks.machine.js'
 import { upgradeMachine } from './upgrade.machine.js'
 import { vpnMachine } from './vpn.machine.js'
@@ -32,6 +33,7 @@ export const machines: Record<string, AnyStateMachine> = {
   library: libraryMachine,
   session: sessionMachine,
   task: taskMachine,
+  taskShard: taskShardMachine,
   tasks: tasksMachine,
   upgrade: upgradeMachine,
   vpn: vpnMachine,

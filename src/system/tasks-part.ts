@@ -8,6 +8,7 @@ import { lazyEngine } from '../services/torrent/lazy-engine.js'
 import { FileTasksStore } from '../services/torrent/tasks-store.js'
 import { createTaskBindings, taskInputFor } from './task-bindings.js'
 import { tasksMachine, type TaskCommand } from '../machines/tasks.machine.js'
+import { isTaskShardActorId, taskShardWith } from '../machines/task-shard.machine.js'
 import { taskReportOf, type TaskSnapshot } from '../machines/task.machine.js'
 import type { InProgressFileSourceOptions } from '../services/media/in-progress-file-source.js'
 import type { Closer } from './create-system.js'
@@ -60,7 +61,7 @@ export function createTasksPart(options: TasksPartOptions) {
 
   const logic = tasksMachine.provide({
     actors: {
-      task: bindings.machine,
+      shard: taskShardWith(bindings.machine),
       loadTasks: fromPromise(async ({ input }: { input: { seedRatio: number } }) => {
         let records: Awaited<ReturnType<typeof store.load>> = []
         try {
@@ -80,10 +81,11 @@ export function createTasksPart(options: TasksPartOptions) {
   })
 
   let tasksActor: () => AnyActorRef | undefined = () => undefined
-  const taskActors = (): AnyActorRef[] => {
-    const children = (tasksActor()?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> } | undefined)?.children ?? {}
-    return Object.values(children).filter((child): child is AnyActorRef => child !== undefined && child.id.startsWith('task:'))
-  }
+  const childrenOf = (actor: AnyActorRef | undefined): AnyActorRef[] =>
+    Object.values((actor?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> } | undefined)?.children ?? {}).filter((child): child is AnyActorRef => child !== undefined)
+  // Every `task:<id>`, through the `taskShard:<xx>` children (task-shard.machine.ts).
+  const taskActors = (): AnyActorRef[] =>
+    childrenOf(tasksActor()).filter((shard) => isTaskShardActorId(shard.id)).flatMap((shard) => childrenOf(shard).filter((child) => child.id.startsWith('task:')))
   const reports = (): TaskReport[] => taskActors().map((actor) => taskReportOf(actor.getSnapshot() as never)).filter((report): report is TaskReport => report !== null)
   const command = (taskId: string, what: string, taskCommand: TaskCommand) => tasksActor()?.send({ type: 'tasks.command', taskId, what, command: taskCommand })
 
