@@ -12,7 +12,8 @@
 // by default the daemon's shebang's flags from src/cli.ts; echoed in the line as agentNodeFlags), BENCH_TORRENT_PIECE_POOL=0 (the agent allocates every
 // piece's buffer afresh instead of reusing them, piece-pool.ts; echoed as piecePool: false),
 // BENCH_TORRENT_GC_COUNT=1 / BENCH_TORRENT_THREADS=1 (the agent's child prints its collections /
-// its CPU seconds per thread to stderr), BENCH_TORRENT_WRITE_SLICE_KIB (its file store's largest write).
+// its CPU seconds per thread to stderr), BENCH_TORRENT_WRITE_SLICE_KIB (its file store's largest write), BENCH_TORRENT_WARM_PAGES=1 (a
+// page-cache warm-up before each download; see warmPages).
 //
 // Timing, the same for every client: from the moment the client is told to start the torrent
 // (the agent's child constructs its WebTorrentEngine / qBittorrent's WebUI gets `torrents/add`,
@@ -61,6 +62,22 @@ const log = (message: string) => process.stderr.write(`[bench torrent] ${message
 const execFileAsync = promisify(execFile)
 /** Writes every dirty page back so that the next timed client starts from a quiet disk. */
 const flushDisk = () => execFileAsync('sync').then(() => undefined)
+/**
+ * BENCH_TORRENT_WARM_PAGES=1: right before each download the bench writes and deletes a file of
+ * the download's size, so that every client's page-cache pages come from memory the VM has just
+ * used. Otherwise a client that takes longer to start (the agent's child: Node and the
+ * engine's modules) writes into memory the VM's balloon has meanwhile reported free to the host
+ * (2 s after it was freed), whose first touch faults on the host and is billed to the writing
+ * thread: at 1 GiB 1.0-1.6 CPU s in the agent's file threads, 0.5-0.8 warm (docs/torrents.md,
+ * What grew with the size). Off by default: at 512 MiB it changed nothing in the file threads and
+ * the agent's total came out no lower (1.45-1.96 CPU s warm, 1.38-1.56 not, 6 downloads each).
+ */
+const warmPages = process.env.BENCH_TORRENT_WARM_PAGES === '1'
+async function warmPageCache(dir: string, bytes: number): Promise<void> {
+  const file = join(dir, 'warm-pages')
+  await execFileAsync('dd', ['if=/dev/zero', `of=${file}`, 'bs=1M', `count=${Math.ceil(bytes / MiB)}`, 'status=none'])
+  await rm(file, { force: true })
+}
 
 type ClientName = 'agent' | 'qbittorrent' | 'aria2c'
 
@@ -246,6 +263,7 @@ export async function main(): Promise<void> {
       await mkdir(out, { recursive: true })
       const client = await starters[name](out)
       await flushDisk()
+      if (warmPages) await warmPageCache(dir, sizeMb * MiB)
       const started = performance.now()
       const download = await client.begin()
       const firstMiB = watchAllocated(download.file, MiB)
@@ -305,6 +323,7 @@ export async function main(): Promise<void> {
       piecePool: process.env.BENCH_TORRENT_PIECE_POOL === '0' ? false : undefined,
       agentNodeFlags: agentNodeFlags.length ? agentNodeFlags.join(' ') : undefined,
       agentEnv: Object.keys(agentEnv).length ? Object.entries(agentEnv).map(([name, value]) => `${name}=${value}`).join(' ') : undefined,
+      warmPages: warmPages || undefined,
       ...figures,
       ratios: {
         agentToQbittorrentMiBps: ratio(agent?.MiBps, qbt?.MiBps),
