@@ -11,6 +11,7 @@ import { PerformanceObserver, constants } from 'node:perf_hooks'
 import { getHeapSpaceStatistics } from 'node:v8'
 import { createInterface } from 'node:readline'
 import { readFileSync, readdirSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import parseTorrent from 'parse-torrent'
 import { silentLogger } from '../src/log.js'
 import { WebTorrentEngine } from '../src/services/torrent/engine.js'
@@ -40,6 +41,13 @@ gcObserver?.observe({ entryTypes: ['gc'] })
 // BENCH_TORRENT_THREADS=1: CPU seconds per thread name during the download (main thread, libuv's
 // file-I/O pool, V8's GC helpers), to see which part of the process grows with the size.
 const threadsBefore = process.env.BENCH_TORRENT_THREADS === '1' ? threadCpu() : undefined
+// BENCH_TORRENT_ALLOC=1: V8's sampling heap profiler over the download, counting objects the
+// collector has already freed too (what the young generation churns through, not what stays),
+// summed by allocating function and printed to stderr: where the scavenges come from.
+// BENCH_TORRENT_ALLOC=promoted: only what outlived the young generation (promoted to the old
+// generation, where it costs the full collections), whether or not a full collection freed it later.
+const allocationMode = process.env.BENCH_TORRENT_ALLOC
+const allocations = allocationMode === '1' || allocationMode === 'promoted' ? await startAllocationSampling(allocationMode === 'promoted') : undefined
 // The options of the bench before it moved to a child process (and of the daemon on loopback):
 // nothing that reaches past 127.0.0.1.
 const engine = new WebTorrentEngine({
@@ -58,6 +66,7 @@ try {
     const newSpaceKiB = Math.round((getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0) / 1024)
     process.stderr.write(`[bench torrent agent] gc ${JSON.stringify({ execArgv: process.execArgv.filter((arg) => arg.startsWith('--max-semi')).join(' '), ...gc, pauseMs: Math.round(gc.pauseMs), newSpaceKiB })}\n`)
   }
+  if (allocations) process.stderr.write(`[bench torrent agent] allocated ${JSON.stringify(await allocations())}\n`)
   if (threadsBefore) {
     const after = threadCpu()
     const byName: Record<string, number> = {}
@@ -89,4 +98,29 @@ function threadCpu(): Map<string, { name: string; seconds: number }> {
     }
   }
   return out
+}
+
+interface SamplingNode { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: SamplingNode[] }
+
+/** Starts sampling every allocation; the returned function stops and gives the top sites in MiB. */
+async function startAllocationSampling(promotedOnly: boolean): Promise<() => Promise<Record<string, number>>> {
+  const session = new Session()
+  session.connect()
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !promotedOnly })
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling') as { profile: { head: SamplingNode } }
+    session.disconnect()
+    const bySite = new Map<string, number>()
+    const walk = (node: SamplingNode) => {
+      const { functionName, url, lineNumber } = node.callFrame
+      const site = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/src\//, 'src/')}:${lineNumber + 1}`
+      bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize)
+      for (const child of node.children) walk(child)
+    }
+    walk(profile.head)
+    const top = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25)
+    const total = [...bySite.values()].reduce((a, b) => a + b, 0)
+    const rows: [string, number][] = [['(total)', total], ...top]
+    return Object.fromEntries(rows.map(([site, bytes]) => [site, Number((bytes / 1048576).toFixed(1))]))
+  }
 }

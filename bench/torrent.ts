@@ -13,7 +13,9 @@
 // piece's buffer afresh instead of reusing them, piece-pool.ts; echoed as piecePool: false),
 // BENCH_TORRENT_GC_COUNT=1 / BENCH_TORRENT_THREADS=1 (the agent's child prints its collections /
 // its CPU seconds per thread to stderr), BENCH_TORRENT_WRITE_SLICE_KIB (its file store's largest write), BENCH_TORRENT_WARM_PAGES=1 (a
-// page-cache warm-up before each download; see warmPages).
+// page-cache warm-up before each download; see warmPages), BENCH_TORRENT_ALLOC=1 / =promoted (the
+// agent's child prints what it allocated during the download by allocating function / only what
+// outlived the young generation; V8's sampling heap profiler).
 //
 // Timing, the same for every client: from the moment the client is told to start the torrent
 // (the agent's child constructs its WebTorrentEngine / qBittorrent's WebUI gets `torrents/add`,
@@ -125,9 +127,17 @@ function watchAllocated(file: string, bytes: number): { stop(): number | undefin
 function lineReader(child: { pid?: number; stdout: Readable }): () => Promise<string> {
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
   return async () => {
-    const line = await lines.next()
-    if (line.done) throw new Error(`child ${child.pid} closed its output`)
-    return line.value.trim()
+    for (;;) {
+      const line = await lines.next()
+      if (line.done) throw new Error(`child ${child.pid} closed its output`)
+      // V8's tracing flags (`--trace-gc`, `--trace-incremental-marking` in
+      // BENCH_TORRENT_AGENT_NODE_FLAGS) print to stdout, every line starting with `[`: passed to stderr.
+      if (line.value.startsWith('[')) {
+        process.stderr.write(`[bench torrent agent stdout] ${line.value}\n`)
+        continue
+      }
+      return line.value.trim()
+    }
   }
 }
 

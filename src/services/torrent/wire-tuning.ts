@@ -2,6 +2,7 @@ import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
 import { acquirePieceBuffer } from './piece-pool.js'
+import { requestBlock } from './block-request.js'
 import createDebug from 'debug'
 import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessageBytes } from '../../config/defaults.js'
 
@@ -161,8 +162,9 @@ function install(): true | string {
   }
   const request = torrent._request as RequestMethod
   torrent._request = function requestUnlessBusy(this: TorrentInternals, wire: { type?: string }, index: number, hotswap: boolean): boolean {
-    if (wire.type !== 'webSeed' && nothingToRequest(this.pieces[index], hotswap)) return false
-    return request.call(this, wire, index, hotswap)
+    if (wire.type === 'webSeed') return request.call(this, wire, index, hotswap)
+    if (nothingToRequest(this.pieces[index], hotswap)) return false
+    return (requestBlock as unknown as RequestMethod).call(this, wire, index, hotswap)
   }
   piece.prototype.set = setBlock
   piece.prototype.get = getBlock
