@@ -106,7 +106,7 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 async function run(method: (...args: never[]) => unknown, data: Buffer, pieceLength: number, speeds: number[], reqqs: (number | undefined)[], steps: Step[]): Promise<Trace> {
   const { torrent, sent, trace } = makeTorrent(data, pieceLength, speeds, reqqs)
-  const pending = [...sent]
+  const pending: Sent[] = []
   for (const step of steps) {
     if (step.kind === 'ask') {
       const wire = torrent.wires[step.wire % torrent.wires.length]!

@@ -15,7 +15,8 @@ import createDebug from 'debug'
 // webtorrent's `await hash(...)`. Web seeds keep webtorrent's own method (their requests span
 // pieces).
 
-const BLOCK_LENGTH = 1 << 14
+/** torrent-piece's block size, the unit peers are asked for (wire-tuning.ts checks the class agrees before installing). */
+export const BLOCK_LENGTH = 1 << 14
 /** webtorrent's PIPELINE_MAX_DURATION: a peer is asked for about one second of its speed in blocks. */
 const PIPELINE_SECONDS = 1
 const debug = createDebug('webtorrent:torrent')
@@ -31,7 +32,7 @@ interface RequestWire {
   have(index: number): void
 }
 
-export interface RequestPiece {
+interface RequestPiece {
   length: number
   reserve(): number
   cancel(reservation: number): void

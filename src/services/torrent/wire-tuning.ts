@@ -2,7 +2,7 @@ import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
 import { acquirePieceBuffer } from './piece-pool.js'
-import { requestBlock } from './block-request.js'
+import { BLOCK_LENGTH, requestBlock } from './block-request.js'
 import createDebug from 'debug'
 import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessageBytes } from '../../config/defaults.js'
 
@@ -39,12 +39,13 @@ import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessag
 //   A peer near that cap is asked again only once a batch of blocks has come back: one request
 //   pass and one write per batch instead of per block.
 // - Debug logging: every message built a log line (`[id] got piece ...`) for a disabled logger.
+// - Block requests: webtorrent's Torrent#_request made an async callback and a helper closure per
+//   block asked for; for peer wires it is replaced by block-request.ts (one small closure).
 
 const SMALL_MESSAGE_BYTES = torrentWireSmallMessageBytes
 const MAX_REQUESTS = torrentWireMaxRequests
 /** A wire with at least this many requests outstanding waits for more replies before the next pass. */
 const REFILL_BELOW = Math.max(1, torrentWireMaxRequests - torrentWireRefillBlocks)
-const BLOCK_LENGTH = 1 << 14
 
 interface WireInternals {
   _buffer: Uint8Array[]
