@@ -5,6 +5,7 @@ import { startAgent, type RunningAgent } from './system/start-agent.js'
 import type { AgentConfig } from './config/schema.js'
 import { launchCurrentVersion } from './services/upgrade/launcher.js'
 import { packageRoot } from './version.js'
+import { mallocTrim } from './services/runtime/malloc-trim.js'
 import { settleAfterStartup } from './services/runtime/startup-memory.js'
 
 // Daemon entry: load config -> create system -> start -> wait for SIGINT/SIGTERM -> stop in
@@ -68,6 +69,8 @@ async function runWithLogger(options: RunDaemonOptions, logger: Logger): Promise
   await options.onStarted?.(agent, logger)
   // Issue 18: what start-up leaves resident (compiler code, garbage) goes once it has settled.
   const cancelSettle = settleAfterStartup((result) => logger.debug(result, 'start-up settled: compilers back, heap compacted'))
+  const trim = mallocTrim()
+  if (!trim.available) logger.info({ reason: trim.reason }, 'no malloc_trim helper: memory freed after busy phases stays with the allocator (docs/operations.md "Memory allocator")')
   const received = await Promise.race([signal.promise, agent.exitRequested])
   cancelSettle()
   if (typeof received === 'number') logger.info({ exitCode: received }, 'stopping to restart into the new version')

@@ -19,7 +19,7 @@ import {
 import type { IncomingControl, SyncAction, TaskReport, TaskState } from '../protocol/wire.js'
 import type { TorrentEngine, TorrentEngineEvent } from '../services/torrent/engine.js'
 import type { TasksStore } from '../services/torrent/tasks-store.js'
-import { createProgressPoll, type PollTimers } from './task-progress-poll.js'
+import { createProgressPoll, type PollTimers, type ProgressPoll } from './task-progress-poll.js'
 
 // Binds the pure task machine to the torrent engine and the tasks store (design.md house rule 1),
 // and offers a TaskManager facade that applies the server's task actions and controls
@@ -87,14 +87,19 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
         const { infoHash, taskId } = input
         let stopped = false
         let unsubscribe = () => {}
-        // Polls the engine only while the torrent can change (peers, or speeds not yet at 0).
-        const poll = createProgressPoll({
-          intervalMs: progressIntervalMs,
-          read: () => engine.stats(infoHash),
-          send: (progress) => sendBack({ type: 'engine.progress', progress }),
-          timers: options.timers,
-        })
-        const tick = () => poll.wake()
+        // Polls the engine only while the torrent can change (peers, or speeds not yet at 0). A
+        // dormant torrent changes nothing until it wakes: its poll (closures and last sample,
+        // ~1.3 KiB a task on a seedbox of thousands) is dropped, and made again at the wake.
+        let poll: ProgressPoll | undefined
+        const tick = () => {
+          poll ??= createProgressPoll({
+            intervalMs: progressIntervalMs,
+            read: () => engine.stats(infoHash),
+            send: (progress) => sendBack({ type: 'engine.progress', progress }),
+            timers: options.timers,
+          })
+          poll.wake()
+        }
         const onEvent = (event: TorrentEngineEvent) => {
           if (stopped) return
           switch (event.type) {
@@ -116,7 +121,11 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               break
             case 'dormant':
               sendBack({ type: 'engine.dormancy', dormant: event.dormant })
-              if (event.dormant) options.onDormant?.()
+              if (event.dormant) {
+                poll?.stop()
+                poll = undefined
+                options.onDormant?.()
+              }
               break
             case 'error':
               log.warn({ err: event.error, taskId, infoHash }, 'task failed')
@@ -139,7 +148,7 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
         })()
         return () => {
           stopped = true
-          poll.stop()
+          poll?.stop()
           unsubscribe()
           // Leaving the active states (pause, error, completed, delete, shutdown) stops all traffic.
           track(engine.pause(infoHash).catch((err: unknown) => log.warn({ err, taskId }, 'cannot stop torrent')))

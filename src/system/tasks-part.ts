@@ -33,6 +33,11 @@ const activeStates = new Set<TaskState>(['queued', 'fetching_metadata', 'downloa
 export function createTasksPart(options: TasksPartOptions) {
   const log = options.logger.child({ component: 'tasks' })
   const peers = options.config.downloads.torrent
+  // Torrents go dormant in waves (a batch's grace running out, a restart restoring all): once a
+  // wave is over, one compacting GC gives the heap pages their webtorrent objects held back, and
+  // glibc the memory they freed outside the heap; after the dormant torrents' announces, a trim
+  // alone (runtime/memory-settle.ts).
+  const memory = new MemorySettler({ onSettled: (result) => log.debug(result, 'memory settled after torrents went dormant') })
   // The engine's module is imported with the first task (lazy-engine.ts): an idle agent never loads webtorrent.
   const engine = lazyEngine(async () => new (await import('../services/torrent/engine.js')).WebTorrentEngine({
     downloadDir: options.config.downloads.dir,
@@ -45,14 +50,12 @@ export function createTasksPart(options: TasksPartOptions) {
     natPmp: peers.natTraversal,
     torrentPort: peers.port,
     idleGraceMs: peers.idleGraceMs,
+    onAnnouncesIdle: () => memory.nativeReleased(),
     // Verified-piece maps beside torrents/<infohash>.torrent: a restart seeds without re-hashing.
     stateDir: options.config.daemon.stateDir,
     ...options.engine,
   }))
   const store = new FileTasksStore({ stateDir: options.config.daemon.stateDir, logger: options.logger.child({ component: 'tasks-store' }) })
-  // Torrents go dormant in waves (a batch's grace running out, a restart restoring all): once a
-  // wave is over, one compacting GC gives the heap pages their webtorrent objects held back.
-  const memory = new MemorySettler({ onCompacted: (result) => log.debug(result, 'torrents went dormant: heap compacted') })
   const bindings = createTaskBindings({
     engine, store, logger: log,
     onChange: ({ taskId, state }) => options.changed(`task ${taskId} ${state}`),

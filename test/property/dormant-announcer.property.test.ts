@@ -130,9 +130,18 @@ describe('DormantAnnouncer', () => {
         const release: (() => void)[] = []
         const after = new Map<string, number>()
         const deleted = new Set<string>()
+        // The memory settler's cue (onIdle): only ever with nothing in flight.
+        const idleWithInFlight: number[] = []
+        let idles = 0
+        let announced = 0
         const announcer = new DormantAnnouncer({
           timers: clock, firstSpreadMs: 0, defaultIntervalMs: 60_000, jitter: 0.1, retryMinMs: 2_000, retryMaxMs: 300_000, maxInFlight,
+          onIdle: () => {
+            idles++
+            if (inFlight !== 0) idleWithInFlight.push(inFlight)
+          },
           announceOnce: async (t) => {
+            announced++
             if (deleted.has(t.infoHash)) after.set(t.infoHash, (after.get(t.infoHash) ?? 0) + 1)
             inFlight++
             maxSeen = Math.max(maxSeen, inFlight)
@@ -155,6 +164,8 @@ describe('DormantAnnouncer', () => {
           await clock.advanceTo(clock.now() + 70_000)
         }
         expect(maxSeen).toBeLessThanOrEqual(maxInFlight)
+        expect(idleWithInFlight).toEqual([])
+        expect(idles).toBeLessThanOrEqual(announced)
         expect([...after.keys()]).toEqual([])
         expect(announcer.size).toBe(count - deleted.size)
         // Nothing stays scheduled for a woken torrent (no timer kept for it).
@@ -163,6 +174,35 @@ describe('DormantAnnouncer', () => {
         expect(clock.timeouts.size).toBe(0)
       },
     ), { numRuns: 40 })
+  })
+
+  it('says it is idle once the last announce in flight has ended, not before', async () => {
+    const clock = new FakeClock()
+    const release: (() => void)[] = []
+    let idles = 0
+    const announcer = new DormantAnnouncer({
+      timers: clock, firstSpreadMs: 0, defaultIntervalMs: 60_000, jitter: 0, retryMinMs: 2_000, retryMaxMs: 300_000, maxInFlight: 2,
+      onIdle: () => idles++,
+      announceOnce: async () => {
+        await new Promise<void>((resolve) => release.push(resolve))
+        return { answered: 1, trackers: 1 }
+      },
+    })
+    for (let i = 0; i < 3; i++) announcer.add(target(i))
+    await clock.advanceTo(1)
+    expect(release).toHaveLength(2)
+    // The first ends: the third takes its slot; still busy.
+    release.shift()!()
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    expect(release).toHaveLength(2)
+    expect(idles).toBe(0)
+    release.shift()!()
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    expect(idles).toBe(0)
+    release.shift()!()
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    expect(idles).toBe(1)
+    announcer.close()
   })
 
   it('keeps the in-flight limit when a torrent sleeps again while its last announce is still in flight', async () => {

@@ -71,11 +71,89 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
     expect(clock.pending).toBe(0)
   })
 
+  it('after the GC, asks glibc for its free memory back, and reports what the two gave back', () => {
+    const clock = new ManualClock()
+    const steps: string[] = []
+    let rss = 300 * 1048576
+    const reports: unknown[] = []
+    let gcRuns = true
+    const memory = new MemorySettler({
+      quietMs: 10,
+      minIntervalMs: 0,
+      timers: clock,
+      rss: () => rss,
+      compact: () => {
+        steps.push('gc')
+        rss -= 20 * 1048576
+        return gcRuns
+      },
+      trim: () => {
+        steps.push('trim')
+        rss -= 10 * 1048576
+        return true
+      },
+      onSettled: (result) => reports.push(result),
+    })
+    memory.released()
+    memory.released()
+    clock.advance(10)
+    expect(steps).toEqual(['gc', 'trim'])
+    expect(reports).toEqual([{ tookMs: 0, releases: 2, nativeReleases: 0, compacted: true, trimmed: true, rssFreedMiB: 30 }])
+    // Without --expose-gc nothing ran: no trim either (the dead objects' native memory is still held).
+    gcRuns = false
+    memory.released()
+    clock.advance(10)
+    expect(steps).toEqual(['gc', 'trim', 'gc'])
+    expect(reports).toHaveLength(1)
+  })
+
+  it('trims without a GC after the announces end, at most once per interval, and never postpones a wave\'s GC', () => {
+    const clock = new ManualClock()
+    const steps: string[] = []
+    const reports: { releases: number; nativeReleases: number; compacted: boolean }[] = []
+    const memory = new MemorySettler({
+      quietMs: 5_000,
+      minIntervalMs: 60_000,
+      timers: clock,
+      rss: () => 0,
+      compact: () => (steps.push(`gc@${clock.now()}`), true),
+      trim: () => (steps.push(`trim@${clock.now()}`), true),
+      onSettled: (result) => reports.push(result),
+    })
+    // Announces ending every second for two minutes: a trim 5 s after the first, the next a minute later.
+    for (let i = 0; i < 120; i++) {
+      memory.nativeReleased()
+      clock.advance(1_000)
+    }
+    expect(steps).toEqual(['trim@5000', 'trim@65000'])
+    expect(reports[0]).toMatchObject({ releases: 0, compacted: false })
+    // A dormant wave among them: its GC comes once the wave is quiet, however many announces end meanwhile.
+    clock.advance(60_000)
+    steps.length = 0
+    let lastRelease = 0
+    for (let i = 0; i < 10; i++) {
+      lastRelease = clock.now()
+      memory.released()
+      memory.nativeReleased()
+      clock.advance(1_000)
+    }
+    for (let i = 0; i < 5; i++) {
+      memory.nativeReleased()
+      clock.advance(1_000)
+    }
+    expect(steps).toEqual([`gc@${lastRelease + 5_000}`, `trim@${lastRelease + 5_000}`])
+    expect(reports.at(-1)).toMatchObject({ releases: 10, compacted: true })
+    // The announces that ended after it get their trim a minute later, without a GC.
+    clock.advance(60_000)
+    expect(steps).toEqual([`gc@${lastRelease + 5_000}`, `trim@${lastRelease + 5_000}`, `trim@${lastRelease + 65_000}`])
+    expect(memory.pending).toBe(0)
+  })
+
   it('compacts for real under --expose-gc: compactHeap is its default', () => {
     // vitest runs without --expose-gc: the default GC is a no-op then (returns false) and nothing is reported.
     const reports: unknown[] = []
     const clock = new ManualClock()
-    const memory = new MemorySettler({ quietMs: 10, timers: clock, onCompacted: (result) => reports.push(result) })
+    const memory = new MemorySettler({ quietMs: 10, timers: clock, onSettled: (result) => reports.push(result) })
     memory.released()
     clock.advance(10)
     expect(reports).toEqual(typeof (globalThis as { gc?: unknown }).gc === 'function' ? [expect.objectContaining({ releases: 1 })] : [])

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { TorrentDiskFullError, TorrentSourceError } from '../../src/errors.js'
 import { silentLogger } from '../../src/log.js'
+import { ManualClock } from '../../src/services/clock/manual-clock.js'
 import type { ResolvedSource, StartTorrentInput, TorrentEngine, TorrentEngineListener, TorrentStats } from '../../src/services/torrent/engine.js'
 import { toTorrentError } from '../../src/services/torrent/engine.js'
 import { FileTasksStore } from '../../src/services/torrent/tasks-store.js'
@@ -204,5 +205,33 @@ describe('task manager: dormant torrents', () => {
     engine.emit(B, { type: 'dormant', infoHash: B, dormant: true })
     engine.emit(A, { type: 'dormant', infoHash: A, dormant: false })
     expect(dormant).toBe(2)
+  })
+
+  it('keeps no progress poll for a dormant torrent, and samples again once it wakes and a peer comes', async () => {
+    const engine = new FakeEngine()
+    const store = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
+    const clock = new ManualClock()
+    manager = await createTaskManager({ engine, store, logger: silentLogger(), seedRatio: 1, progressIntervalMs: 1000, timers: clock })
+    manager.apply({ type: 'add_task', taskId: 't1', source: `magnet:?xt=urn:btih:${A}` })
+    await vi.waitFor(() => expect(engine.listeners.size).toBe(1))
+    // A peer: the poll samples every second.
+    engine.live.set(A, { uploadSpeed: 3, peers: 1 })
+    engine.emit(A, { type: 'peer', infoHash: A })
+    expect(clock.pending).toBe(1)
+    expect(byId(manager, 't1')).toMatchObject({ peers: 1, uploadSpeed: 3 })
+    // It goes dormant: no timer left, however long it sleeps.
+    engine.emit(A, { type: 'dormant', infoHash: A, dormant: true })
+    expect(clock.pending).toBe(0)
+    clock.advance(60_000)
+    expect(clock.pending).toBe(0)
+    // Woken by a peer: sampled at once, polled again.
+    engine.emit(A, { type: 'dormant', infoHash: A, dormant: false })
+    engine.live.set(A, { uploadSpeed: 9, peers: 2 })
+    engine.emit(A, { type: 'peer', infoHash: A })
+    expect(byId(manager, 't1')).toMatchObject({ peers: 2, uploadSpeed: 9 })
+    expect(clock.pending).toBe(1)
+    engine.live.set(A, { uploadSpeed: 12, peers: 2 })
+    clock.advance(1000)
+    expect(byId(manager, 't1')).toMatchObject({ uploadSpeed: 12 })
   })
 })

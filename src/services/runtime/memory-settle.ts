@@ -1,4 +1,5 @@
 import * as defaults from '../../config/defaults.js'
+import { trimMalloc } from './malloc-trim.js'
 import { compactHeap } from './startup-memory.js'
 
 // Memory given back after a wave of releases (issue 20, docs/torrents.md "Memory"). A seedbox's
@@ -9,7 +10,9 @@ import { compactHeap } from './startup-memory.js'
 // dormant, 66.4 for 47.8 after a restart. So once releases have stopped for `quietMs`, one
 // compacting, memory-reducing GC runs (compactHeap: the same "last resort" GC as after start-up;
 // nothing without `--expose-gc`), at most once per `minIntervalMs`, so a torrent going dormant
-// every few seconds on a busy seedbox costs one such GC a few minutes, not one each.
+// every few seconds on a busy seedbox costs one such GC a few minutes, not one each. After the GC,
+// glibc is asked to give back what was freed below its arenas' live allocations (malloc-trim.ts):
+// the webtorrent objects' sockets, buffers and parsers live there, not in V8's heap.
 
 export interface SettleTimers {
   setTimeout(fn: () => void, ms: number): unknown
@@ -35,19 +38,42 @@ export interface MemorySettlerOptions {
   minIntervalMs?: number
   /** Runs the GC; returns whether it ran (compactHeap by default). */
   compact?: () => boolean
+  /** Gives the C allocator's free memory back after the GC; whether it released any (trimMalloc by default). */
+  trim?: () => boolean
+  /** The process's resident bytes, read before and after (process.memoryUsage.rss by default). */
+  rss?: () => number
   timers?: SettleTimers
-  /** Told after each GC that ran, with what it took (the daemon logs it at debug). */
-  onCompacted?: (result: { tookMs: number; releases: number }) => void
+  /** Told after each settle that ran, with what it took (the daemon logs it at debug). */
+  onSettled?: (result: SettleResult) => void
 }
+
+export interface SettleResult {
+  tookMs: number
+  /** Torrents gone dormant since the last settle (each wants a GC). */
+  releases: number
+  /** Native-only releases since the last settle (announces ended; each wants a trim only). */
+  nativeReleases: number
+  /** Whether the compacting GC ran (not without releases, nor without --expose-gc). */
+  compacted: boolean
+  /** Whether malloc_trim released anything (false too without the native helper). */
+  trimmed: boolean
+  /** Resident memory before minus after, in MiB (negative if something grew meanwhile). */
+  rssFreedMiB: number
+}
+
+const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10
 
 export class MemorySettler {
   readonly #quietMs: number
   readonly #minIntervalMs: number
   readonly #compact: () => boolean
+  readonly #trim: () => boolean
+  readonly #rss: () => number
   readonly #timers: SettleTimers
-  readonly #onCompacted: MemorySettlerOptions['onCompacted']
+  readonly #onSettled: MemorySettlerOptions['onSettled']
   #timer: unknown
   #releases = 0
+  #nativeReleases = 0
   #lastAt = Number.NEGATIVE_INFINITY
   #closed = false
 
@@ -55,8 +81,10 @@ export class MemorySettler {
     this.#quietMs = options.quietMs ?? defaults.memorySettleQuietMs
     this.#minIntervalMs = options.minIntervalMs ?? defaults.memorySettleMinIntervalMs
     this.#compact = options.compact ?? (() => compactHeap())
+    this.#trim = options.trim ?? trimMalloc
+    this.#rss = options.rss ?? (() => process.memoryUsage.rss())
     this.#timers = options.timers ?? realTimers
-    this.#onCompacted = options.onCompacted
+    this.#onSettled = options.onSettled
   }
 
   /** Something sizeable was let go (a torrent went dormant): the heap is compacted once things are quiet. */
@@ -66,9 +94,23 @@ export class MemorySettler {
     this.#arm(this.#quietMs)
   }
 
-  /** Releases counted since the last GC (for tests and the debug log). */
+  /**
+   * Memory outside V8's heap was let go, and no heap worth a GC (the dormant torrents' announces
+   * ended: their tracker sockets and HTTP parsers): glibc is asked for its free memory back
+   * `quietMs` after the first of them, at most once per least interval (shared with the GC). It
+   * does not push a settle already armed further away: on a seedbox of thousands an announce ends
+   * every second or so, and that must not keep postponing a dormant wave's GC. A trim costs ~0.2
+   * ms when there is little to give back.
+   */
+  nativeReleased(): void {
+    if (this.#closed) return
+    this.#nativeReleases++
+    if (this.#timer === undefined) this.#arm(this.#quietMs)
+  }
+
+  /** Releases counted since the last settle (for tests and the debug log). */
   get pending(): number {
-    return this.#releases
+    return this.#releases + this.#nativeReleases
   }
 
   close(): void {
@@ -84,16 +126,24 @@ export class MemorySettler {
 
   #due(): void {
     this.#timer = undefined
-    if (this.#closed || this.#releases === 0) return
+    if (this.#closed || this.pending === 0) return
     const wait = this.#lastAt + this.#minIntervalMs - this.#timers.now()
     if (wait > 0) {
       this.#arm(wait)
       return
     }
     const releases = this.#releases
+    const nativeReleases = this.#nativeReleases
     this.#releases = 0
+    this.#nativeReleases = 0
     const started = this.#timers.now()
     this.#lastAt = started
-    if (this.#compact()) this.#onCompacted?.({ tookMs: this.#timers.now() - started, releases })
+    const rssBefore = this.#rss()
+    const compacted = releases > 0 && this.#compact()
+    // Without the GC, dead torrents' native memory is still held: a trim would find little.
+    if (!compacted && nativeReleases === 0) return
+    // Only after the GC: it is what frees the native memory that dead JavaScript objects held.
+    const trimmed = this.#trim()
+    this.#onSettled?.({ tookMs: this.#timers.now() - started, releases, nativeReleases, compacted, trimmed, rssFreedMiB: mib(rssBefore - this.#rss()) })
   }
 }

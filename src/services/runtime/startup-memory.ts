@@ -11,7 +11,10 @@
 //   with compaction: `compactHeap()` runs one "last resort" GC (the memory-reducing kind V8 runs
 //   under memory pressure) through the `gc` that `--expose-gc` (the CLI's shebang) provides,
 //   flushing the bytecode only start-up ran (about 3.3 MiB). Without the flag it does nothing.
+//   After it, glibc gives back what start-up freed in its arenas (malloc-trim.ts), when the native
+//   helper was built.
 import * as defaults from '../../config/defaults.js'
+import { trimMalloc } from './malloc-trim.js'
 
 const { setFlagsFromString } = process.getBuiltinModule('node:v8')
 
@@ -73,11 +76,14 @@ export function compactHeap(gc: unknown = (globalThis as { gc?: unknown }).gc, e
  * the first sync run meanwhile), then releases the compilers and compacts the heap. Returns a
  * cancel for a daemon that stops first.
  */
-export function settleAfterStartup(onSettled?: (result: { compacted: boolean; released: readonly string[] }) => void): () => void {
+export function settleAfterStartup(onSettled?: (result: { compacted: boolean; trimmed: boolean; released: readonly string[] }) => void): () => void {
   const timer = setTimeout(() => {
     const released = heldCompilers().slice()
     releaseCompilers()
-    onSettled?.({ compacted: compactHeap(), released })
+    const compacted = compactHeap()
+    // What start-up's parsers and module loads freed in glibc's arenas (malloc-trim.ts).
+    const trimmed = compacted && trimMalloc()
+    onSettled?.({ compacted, trimmed, released })
   }, defaults.startupMemorySettleMs)
   timer.unref()
   return () => clearTimeout(timer)

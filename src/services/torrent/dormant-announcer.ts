@@ -49,6 +49,8 @@ export interface DormantAnnouncerOptions {
   timers?: DueTimers
   random?: () => number
   onError?: (err: unknown, infoHash: string) => void
+  /** The announces in flight have all ended (their tracker clients are destroyed): the memory settler may trim. */
+  onIdle?: () => void
 }
 
 interface Scheduled {
@@ -156,6 +158,7 @@ export class DormantAnnouncer {
       this.#queue.set(infoHash, this.#timers.now() + next)
     }
     this.#drain()
+    if (this.#inFlight === 0) this.#options.onIdle?.()
   }
 }
 

@@ -77,6 +77,8 @@ export interface DormantLifecycleOptions<E extends DormantEntry> {
   retryMinMs: number
   retryMaxMs: number
   announceOnce: AnnounceOnce
+  /** The dormant torrents' announces in flight have all ended (dormant-announcer.ts `onIdle`). */
+  onAnnouncesIdle?: () => void
 }
 
 export class DormantLifecycle<E extends DormantEntry> {
@@ -103,6 +105,7 @@ export class DormantLifecycle<E extends DormantEntry> {
       retryMaxMs: options.retryMaxMs,
       announceOnce: options.announceOnce,
       onError: (err, infoHash) => this.#host.log.debug({ err, infoHash }, 'dormant torrent announce failed'),
+      onIdle: options.onAnnouncesIdle,
     })
   }
 

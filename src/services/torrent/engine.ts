@@ -82,6 +82,8 @@ export interface TorrentEngineOptions {
   /** Tests: the clock of the idle grace and of the dormant announces, and the announce itself. */
   dormancyTimers?: DueTimers
   dormantAnnounce?: AnnounceOnce
+  /** The dormant torrents' announces in flight have all ended: what they allocated is free (the memory settler trims). */
+  onAnnouncesIdle?: () => void
 }
 
 export interface StartTorrentInput {
@@ -262,6 +264,7 @@ export class WebTorrentEngine implements TorrentEngine {
         timeoutMs: defaults.torrentDormantAnnounceTimeoutMs,
         onDhtError: (err, infoHash) => this.#log.debug({ err, infoHash }, 'dormant torrent DHT announce failed'),
       }),
+      onAnnouncesIdle: options.onAnnouncesIdle,
     })
     this.#network = options.route?.current()
     this.#client = this.#createClient(this.#network)
