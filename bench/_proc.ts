@@ -79,3 +79,44 @@ export function switchesBetween(before: ContextSwitches, after: ContextSwitches)
 }
 
 export const loadAverage1m = (): number => Number(loadavg()[0]!.toFixed(2))
+
+export interface ProcessCpu {
+  pid: number
+  ppid: number
+  /** The command name (`comm`, at most 15 characters). */
+  command: string
+  /** Its own user + system CPU time. */
+  cpuMs: number
+  /** Of the children it has waited for (cutime + cstime): a process that ended within a window. */
+  waitedChildrenMs: number
+}
+
+/** Every process's CPU times now, in one pass over /proc (processes that end meanwhile are skipped). */
+export async function allProcessCpu(): Promise<ProcessCpu[]> {
+  const all: ProcessCpu[] = []
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const text = await readFile(`/proc/${name}/stat`, 'utf8')
+      const fields = statFields(text)
+      all.push({
+        pid: Number(name),
+        ppid: Number(fields[1]),
+        command: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
+        cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond,
+        waitedChildrenMs: ((Number(fields[13]) + Number(fields[14])) * 1000) / clockTicksPerSecond,
+      })
+    } catch {
+      // ended between readdir and read
+    }
+  }
+  return all
+}
+
+/** Whether `pid` is `ancestor` or descends from it, in a snapshot of allProcessCpu(). */
+export function descendsFrom(all: Map<number, ProcessCpu>, pid: number, ancestor: number): boolean {
+  for (let current = all.get(pid), hops = 0; current && hops < 64; current = all.get(current.ppid), hops++) {
+    if (current.pid === ancestor) return true
+  }
+  return false
+}

@@ -3,11 +3,17 @@
 // Prints ONE JSON line.
 //
 // Set-up as `npm start` has it: the reference server and the agent in one process on loopback,
-// a 1080p H.264 + AAC source (a fresh copy per session, so no probe comes from the cache).
+// built (dist/, so run `npm run build` first) and started with the daemon's node flags and malloc
+// settings (bench/_browser-agent.mjs), the browser and its driver in processes of their own; a
+// 1080p H.264 + AAC source (a fresh copy per session, so no probe comes from the cache). The bench
+// speaks to the reference server over its HTTP API (/api/reference), as a web app's backend would.
 // Per round and per kind (direct play, HLS 720p, HLS original):
-//   firstFrameMs  from createStreamSession() (the web server creating the session) to the first
-//                 frame the page's <video> presented (requestVideoFrameCallback); the page is
-//                 opened right after the session is created, as a web app would;
+//   firstFrameMs  from the web server creating the session (POST /api/reference/sessions) to the
+//                 first frame the page's <video> presented (requestVideoFrameCallback); the player
+//                 opens right after, in the page already loaded (maPage.navigate, what the list's
+//                 links and form do), as a web app's own player would; BENCH_BROWSER_PAGE_LOAD=1
+//                 loads the player page for each session instead; cpuToFirstFrameMs: the CPU the
+//                 agent, its media tools, Chromium and the bench spent in that time;
 //   seekMs        from setting currentTime to the middle of the file to the first frame presented
 //                 there while playing (measured in the page); seekBreakdownMs: when the page asked
 //                 for the seek's segment, got it, appended it (hls.js events), and the frame;
@@ -21,23 +27,23 @@
 // ratios. Goals (issue 17): HLS first frame <= 1.3x bareFirstSegmentMs, seek <= 1.3x
 // bareSeekSegmentMs, direct first frame <= 300 ms. BENCH_BROWSER_ROUNDS (default 3), BENCH_BROWSER_SECONDS (30);
 // BENCH_BROWSER_TRACE=<file>: the agent's debug log and each session's creation time.
-import { execFile } from 'node:child_process'
-import { copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { execFile, spawn } from 'node:child_process'
+import { appendFile, copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { createWriteStream } from 'node:fs'
 import type { Page } from 'playwright-core'
-import { parseConfigText } from '../src/config/load.js'
 import { hlsSeekWarmupMaxSegments } from '../src/config/defaults.js'
-import { createRootLogger, silentLogger } from '../src/log.js'
-import { createReferenceServer, playerPageUrl } from '../src/reference-server/index.js'
+import { silentLogger } from '../src/log.js'
+import { playerPageUrl } from '../src/reference-server/player-page.js'
 import { buildHlsArgs } from '../src/services/ffmpeg/hls-args.js'
 import { createProbeService } from '../src/services/ffmpeg/probe.js'
-import { startAgent } from '../src/system/start-agent.js'
 import { chromiumPath, launchBrowser } from '../test/helpers/browser.js'
+import { assertBuildCurrent, cliPath } from '../test/helpers/daemon.js'
 import { freePort } from '../test/helpers/ports.js'
 import { bareFfmpeg, median } from './_bare-ffmpeg.js'
+import { shebangEnv, shebangNodeFlags } from './_daemon-flags.js'
+import { allProcessCpu, descendsFrom } from './_proc.js'
 
 const run = promisify(execFile)
 const rounds = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3)
@@ -45,6 +51,7 @@ const seconds = Number(process.env.BENCH_BROWSER_SECONDS ?? 30)
 const seekSeconds = Math.floor(seconds / 2)
 const seekSegment = Math.floor(seekSeconds / 2)
 const accessToken = 'bench-browser'
+const pageLoadPerSession = process.env.BENCH_BROWSER_PAGE_LOAD === '1'
 
 type Kind = 'direct' | 'hls720p' | 'hlsOriginal'
 const kinds: { kind: Kind; PlayMethod: string; quality: string }[] = [
@@ -86,6 +93,72 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
+/** The agent process (bench/_browser-agent.mjs) and the reference server's URL it printed. */
+async function startAgentProcess(configPath: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const script = join(import.meta.dirname, '_browser-agent.mjs')
+  const child = spawn(process.execPath, [...shebangNodeFlags(cliPath), script, configPath, accessToken], {
+    env: { ...process.env, ...shebangEnv(cliPath) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    await exited
+    clearTimeout(timer)
+  }
+  const url = await withTimeout(new Promise<string>((resolve, reject) => {
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk
+      const line = out.split('\n').find((text) => text.startsWith('{'))
+      if (line) resolve((JSON.parse(line) as { url: string }).url)
+    })
+    void exited.then(() => reject(new Error(`the agent process exited before it was ready: ${stderr}`)))
+  }), 60_000, 'the agent process did not register within 60 s').catch(async (error: unknown) => {
+    await stop()
+    throw error
+  })
+  api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${url}/api/reference/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const text = await response.text()
+    if (!response.ok) throw new Error(`${method} /api/reference/${path}: ${response.status} ${text}`)
+    return (text === '' ? undefined : JSON.parse(text)) as T
+  }
+  return { url, stop, pid: child.pid! }
+}
+
+type CpuShares = { agent: number; mediaTools: number; chromium: number; bench: number }
+
+/**
+ * CPU ms by who spent it, now: the agent's process; what it runs (ffmpeg, ffprobe, the watchdog
+ * sh: live ones, and those it has waited for); Chromium (its processes, by command name); the
+ * bench's own process (Playwright). A difference of two readings is what a window cost each.
+ */
+async function cpuShares(agentPid: number): Promise<CpuShares> {
+  const all = new Map((await allProcessCpu()).map((entry) => [entry.pid, entry]))
+  const shares: CpuShares = { agent: 0, mediaTools: 0, chromium: 0, bench: 0 }
+  for (const entry of all.values()) {
+    if (entry.pid === agentPid) {
+      shares.agent += entry.cpuMs
+      shares.mediaTools += entry.waitedChildrenMs
+    } else if (entry.pid === process.pid) shares.bench += entry.cpuMs
+    else if (descendsFrom(all, entry.pid, agentPid)) shares.mediaTools += entry.cpuMs
+    else if (entry.command.startsWith('chrom')) shares.chromium += entry.cpuMs
+  }
+  return shares
+}
+
+/** The reference server's HTTP API (/api/reference), once the agent process runs. */
+let api: <T = unknown>(method: string, path: string, body?: unknown) => Promise<T> = () => Promise.reject(new Error('the agent process is not running'))
+
 interface Sample {
   firstFrameMs: number
   seekMs: number
@@ -95,6 +168,8 @@ interface Sample {
   readyVia: string
   seekMarks: Record<string, number>
   marks: Record<string, number>
+  /** CPU ms each spent from the session's creation to its first frame (cpuShares). */
+  cpuMs: CpuShares
 }
 
 type FragEntry = { at: number; seek?: number; loading?: number | string; loaded?: number | string; appended?: number | string }
@@ -134,63 +209,80 @@ async function main(): Promise<void> {
       quality, encoder: 'libx264', audioIndex: 0, hasAudio: probe.audio.length > 0, outputDir, startSegment, warmupSegments,
     }).args
 
-    const server = await createReferenceServer({ accessToken })
-    stops.push(() => server.close())
+    assertBuildCurrent()
+    const traceFile = process.env.BENCH_BROWSER_TRACE
+    if (traceFile) await writeFile(traceFile, '')
     const streamPort = await freePort()
-    const { config } = parseConfigText([
-      '[server]', `base_url = "${server.url}"`, `access_token = "${accessToken}"`,
+    const configPath = join(root, 'config.toml')
+    await writeFile(configPath, [
+      '[server]', 'base_url = "@SERVER_URL@"', `access_token = "${accessToken}"`,
       '[daemon]', `state_dir = "${join(root, 'state')}"`,
       '[stream]', `port = ${streamPort}`, 'upnp = false',
       '[admin]', `listen = "127.0.0.1:${await freePort()}"`,
       '[downloads]', `dir = "${join(root, 'downloads')}"`,
       '[downloads.hls_cache]', `dir = "${join(root, 'hls')}"`,
       '[funnel]', 'enabled = false',
-    ].join('\n'), { file: join(root, 'config.toml') })
-    const registered = server.waitFor('register', undefined, 30_000)
+    ].join('\n'))
     // As npm start runs it: the stream server on every interface, players sent to its public URL.
-    // BENCH_BROWSER_TRACE=<file>: the agent's debug log (JSON lines, epoch ms) and each session's
-    // creation time, to see where a first frame's time went.
-    const trace = process.env.BENCH_BROWSER_TRACE ? createRootLogger({ level: 'debug', pretty: false, destination: createWriteStream(process.env.BENCH_BROWSER_TRACE) }) : undefined
-    const agent = await startAgent(config, trace ?? silentLogger())
-    stops.push(async () => { await agent.stop() })
-    await registered
+    // BENCH_BROWSER_TRACE=<file>: the agent's debug log (JSON lines, epoch ms; the child writes
+    // it) and each session's creation time, to see where a first frame's time went.
+    const agent = await startAgentProcess(configPath)
+    stops.push(() => agent.stop())
+    const server = agent.url
     const browser = await launchBrowser()
     stops.push(() => browser.close())
     const page: Page = await browser.context.newPage()
     // The token lands in localStorage; the page and hls.js are cached from here on.
-    await page.goto(playerPageUrl(server.url, accessToken))
+    await page.goto(playerPageUrl(server, accessToken))
 
     let copies = 0
     const play = async (kind: (typeof kinds)[number]): Promise<Sample> => {
       const file = join(root, `copy-${copies++}.mp4`)
       await copyFile(source, file)
       const sessionId = `${kind.kind}-${copies}`
-      const synced = server.waitFor('sync', (record) => record.response.streamSessions.some((s) => s.sessionId === sessionId), 30_000)
-      const ready = server.waitFor('sessionReady', (event) => event.record.session.sessionId === sessionId, 30_000)
+      const cpuBefore = await cpuShares(agent.pid)
       const createdAt = Date.now()
-      trace?.info({ sessionId, createdAt }, 'bench: session created')
-      server.createStreamSession({ sessionId, filePath: file, PlayMethod: kind.PlayMethod, quality: kind.quality })
-      await page.goto(`${server.url}/play/${encodeURIComponent(sessionId)}`)
-      // One evaluation, sent now, that the page answers at its first frame: no devtools traffic
-      // while the page loads the first segment. (A poll from here, a page.evaluate every few ms,
-      // ran on the renderer's main thread beside hls.js, and its first call injected playwright's
-      // utility script, ~7 ms of script evaluation, right after readiness.)
-      const firstFrameSeen = page.evaluate<number>(firstFrameInPage)
-      const syncedAt = (await synced).at
-      const readyAt = Date.parse((await ready).record.readyAt!)
+      if (traceFile) await appendFile(traceFile, `${JSON.stringify({ msg: 'bench: session created', sessionId, createdAt })}\n`)
+      await api('POST', 'sessions', { sessionId, filePath: file, PlayMethod: kind.PlayMethod, quality: kind.quality })
+      const playPath = `/play/${encodeURIComponent(sessionId)}`
+      // The player opens in the page already loaded, as a web app's own player would (the list's
+      // link, or its form, does the same: docs/hls.md "Browser benchmark"); BENCH_BROWSER_PAGE_LOAD=1
+      // loads the player page for each session instead. Then one evaluation that the page answers
+      // at its first frame: no devtools traffic while the page loads the first segment. (A poll
+      // from here, a page.evaluate every few ms, ran on the renderer's main thread beside hls.js,
+      // and its first call injected playwright's utility script, ~7 ms, right after readiness.)
+      let firstFrameSeen: Promise<number>
+      if (pageLoadPerSession) {
+        await page.goto(`${server}${playPath}`)
+        firstFrameSeen = page.evaluate<number>(firstFrameInPage)
+      } else {
+        firstFrameSeen = page.evaluate<number>(`(window.maPage.navigate(${JSON.stringify(playPath)}), ${firstFrameInPage})`)
+      }
       const firstFrameAt = await withTimeout(firstFrameSeen, 60_000, 'no first frame within 60000 ms').catch(async (error: Error) => {
         throw new Error(`${kind.kind}: ${error.message}; player ${JSON.stringify(await page.evaluate('window.maPlayer'))}`)
       })
+      const cpuAfter = await cpuShares(agent.pid)
+      // Asked after the first frame, so that no request of the bench's reaches the agent's
+      // process while the session starts.
+      const view = await api<{ readyAt: string | null }>('GET', `sessions/${encodeURIComponent(sessionId)}`)
+      if (!view.readyAt) throw new Error(`${kind.kind}: the page played before the reference server had the session's readiness`)
+      const readyAt = Date.parse(view.readyAt)
+      const syncs = await api<{ at: number; response: { streamSessions: { sessionId: string }[] } }[]>('GET', 'syncs')
+      const syncedAt = syncs.find((record) => record.response.streamSessions.some((s) => s.sessionId === sessionId))?.at
+      if (syncedAt === undefined) throw new Error(`${kind.kind}: no sync of the agent's lists the session`)
       const state = await page.evaluate<{ readyKnownAtMs: number; readyVia: string; marks: Record<string, number> }>('window.maPlayer')
       // Let it play a moment, as a person would before reaching for the seek bar.
       await poll('playback did not start', () => page.evaluate<boolean | null>('document.querySelector("video").currentTime > 1 || null'), 30_000)
       const seekMs = await page.evaluate<number>(`window.maPlayer.seek(${seekSeconds})`)
       const seekMarks = kind.PlayMethod === 'hls' ? seekBreakdown(await page.evaluate<FragEntry[]>('window.maPlayer.fragments'), seekMs) : {}
-      server.removeStreamSession(sessionId)
-      await page.goto('about:blank')
+      await api('DELETE', `sessions/${encodeURIComponent(sessionId)}`)
+      // Back to the list, as a person would before the next video.
+      if (pageLoadPerSession) await page.goto('about:blank')
+      else await page.evaluate(`window.maPage.navigate('/')`)
       await rm(file, { force: true })
       return {
         firstFrameMs: firstFrameAt - createdAt,
+        cpuMs: { agent: cpuAfter.agent - cpuBefore.agent, mediaTools: cpuAfter.mediaTools - cpuBefore.mediaTools, chromium: cpuAfter.chromium - cpuBefore.chromium, bench: cpuAfter.bench - cpuBefore.bench },
         seekMs,
         agentSyncedMs: syncedAt - createdAt,
         agentReadyMs: readyAt - createdAt,
@@ -244,6 +336,8 @@ async function main(): Promise<void> {
       },
       seekBreakdownMs: Object.fromEntries([...new Set(list.flatMap((s) => Object.keys(s.seekMarks)))]
         .map((name) => [name, round1(median(list.flatMap((s) => (s.seekMarks[name] === undefined ? [] : [s.seekMarks[name]!]))))])),
+      // Medians over the rounds: where the CPU went while a person waited (2 cores here).
+      cpuToFirstFrameMs: Object.fromEntries((['agent', 'mediaTools', 'chromium', 'bench'] as const).map((who) => [who, round1(median(list.map((s) => s.cpuMs[who])))])),
       readyVia: [...new Set(list.map((s) => s.readyVia))],
       firstFrameAllMs: list.map((s) => round1(s.firstFrameMs)),
       seekAllMs: list.map((s) => round1(s.seekMs)),

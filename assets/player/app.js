@@ -1,7 +1,8 @@
 // The reference server's player page (issue 17, protocol.md 4), plain browser JavaScript served
-// by src/reference-server/player-page.ts. Two pages share it: `/` (sessions, tasks, forms) and
-// `/play/<sessionId>` (one session: hls.js where MediaSource works, else native HLS; a plain
-// <video> for direct play). Readiness comes from the `ready` event of the player SSE; when that
+// by src/reference-server/player-page.ts. One document holds two views: the list at `/` (sessions,
+// tasks, forms) and the player at `/play/<sessionId>` (one session: hls.js where MediaSource
+// works, else native HLS; a plain <video> for direct play). Moving between them stays in the page
+// (history.pushState; "Views" below). Readiness comes from the `ready` event of the player SSE; when that
 // stream fails, says nothing for a grace period, or the agent's sync already reports the session
 // ready (its session-ready call is only best effort, contract 4.1), the page HEAD-probes the
 // playlist or stream URL for up to 30 s (contract 4.2, 6.4). `window.maPlayer` exposes what a test or benchmark needs to observe.
@@ -103,10 +104,21 @@ async function createSession(source, method, quality) {
   if (/^https?:\/\//i.test(source)) body.DirectURL = source
   else body.filePath = source
   const view = await api('/api/reference/sessions', { method: 'POST', body })
-  location.assign('/play/' + encodeURIComponent(view.sessionId))
+  navigate('/play/' + encodeURIComponent(view.sessionId))
 }
 
-function startIndex() {
+let indexWired = false
+let indexRefreshing = false
+
+/** The list view: its forms wired once, its tables refreshed while it is shown. */
+function showIndex() {
+  document.title = 'media-agent'
+  if (!indexWired) wireIndex()
+  indexWired = true
+  if (!indexRefreshing) void refreshLoop()
+}
+
+function wireIndex() {
   const playForm = $('play-form')
   playForm.addEventListener('submit', async (event) => {
     event.preventDefault()
@@ -130,18 +142,22 @@ function startIndex() {
       showError('task-error', 'Could not queue the download: ' + error.message)
     }
   })
-  void refreshLoop()
 }
 
 async function refreshLoop() {
-  for (;;) {
-    try {
-      await refreshIndex()
-    } catch (error) {
-      if (error.status === 401) return
-      $('agent-line').textContent = 'Cannot reach the reference server: ' + error.message
+  indexRefreshing = true
+  try {
+    while (document.body.dataset.page === 'index') {
+      try {
+        await refreshIndex()
+      } catch (error) {
+        if (error.status === 401) return
+        $('agent-line').textContent = 'Cannot reach the reference server: ' + error.message
+      }
+      await sleep(settings.statusPollMs)
     }
-    await sleep(settings.statusPollMs)
+  } finally {
+    indexRefreshing = false
   }
 }
 
@@ -205,29 +221,37 @@ function playFile(path) {
 
 // ---- play page -------------------------------------------------------------------------------
 
-const player = {
-  phase: 'loading', // loading | waiting | ready | playing | failed | ended
-  readyVia: null, // already | sse | probe
-  probes: 0,
-  sessionId: null,
-  playMethod: null,
-  quality: null,
-  createdAtMs: null,
-  readyKnownAtMs: null,
-  firstFrameAtMs: null,
-  errors: [],
-  fatalErrors: [],
-  lastSeekMs: null,
-  // Epoch ms of the first occurrence of each step from readiness to the first frame (the browser benchmark reports them).
-  marks: {},
-  fragments: [],
-  seek: (seconds) => seekTo(seconds),
+/** The open session's state, `window.maPlayer` (what a test or benchmark observes): one per session. */
+function newPlayer(sessionId) {
+  return {
+    phase: 'loading', // loading | waiting | ready | playing | failed | ended
+    readyVia: null, // already | sse | probe
+    probes: 0,
+    sessionId,
+    playMethod: null,
+    quality: null,
+    createdAtMs: null,
+    readyKnownAtMs: null,
+    firstFrameAtMs: null,
+    errors: [],
+    fatalErrors: [],
+    lastSeekMs: null,
+    // Epoch ms of the first occurrence of each step from readiness to the first frame (the browser benchmark reports them).
+    marks: {},
+    fragments: [],
+    seek: (seconds) => seekTo(seconds),
+  }
 }
+
+let player = newPlayer(null)
 window.maPlayer = player
 
 let video
 let hls
 let probeNow = () => {}
+// Ends everything the open session started (listeners, loops, requests, its SSE) when the page
+// leaves it: closeSession().
+let sessionAbort
 const epochNow = () => performance.timeOrigin + performance.now()
 const mark = (name) => { player.marks[name] ??= epochNow() }
 // The last fragment requests and arrivals with their times (a benchmark reads where a seek waited).
@@ -262,21 +286,23 @@ function setPhase(phase, text) {
 function fail(message) {
   player.fatalErrors.push(message)
   setPhase('failed', message)
-  showError('play-error', message)
+  showError('player-error', message)
 }
 
-async function loadView(sessionId) {
+async function loadView(sessionId, signal) {
   for (;;) {
     const view = await api('/api/reference/sessions/' + encodeURIComponent(sessionId))
     if (view.removedAt) throw new ApiError(410, 'this session was removed')
     // stream/hls URLs are unknown until the agent has told the server its address.
     if (view.urls.stream && view.urls.hls) return view
+    if (signal.aborted) return view
     setPhase('waiting', 'Waiting for an agent to pick up the session…')
     await sleep(settings.statusPollMs)
   }
 }
 
-function waitForReadiness(view, probeUrl) {
+/** 'already' | 'sse' | 'probe'; 'left' when the page left the session first. */
+function waitForReadiness(view, probeUrl, signal) {
   if (view.readyAt) return Promise.resolve('already')
   return new Promise((resolve) => {
     let done = false
@@ -289,6 +315,7 @@ function waitForReadiness(view, probeUrl) {
       events.close()
       resolve(via)
     }
+    signal.addEventListener('abort', () => finish('left'), { once: true })
     events.addEventListener('ready', () => finish('sse'))
     // CLOSED means the server refused the stream (EventSource only reconnects after a drop).
     events.addEventListener('error', () => {
@@ -316,14 +343,17 @@ function waitForReadiness(view, probeUrl) {
   })
 }
 
-function watchFrames() {
+function watchFrames(signal) {
+  // This session's state, not whichever is open when a late callback comes.
+  const watched = player
   if (!('requestVideoFrameCallback' in HTMLVideoElement.prototype)) {
-    video.addEventListener('loadeddata', () => { player.firstFrameAtMs ??= epochNow() }, { once: true })
+    video.addEventListener('loadeddata', () => { watched.firstFrameAtMs ??= epochNow() }, { once: true, signal })
     return
   }
-  for (const name of ['loadedmetadata', 'loadeddata', 'canplay', 'playing']) video.addEventListener(name, () => mark(name), { once: true })
+  for (const name of ['loadedmetadata', 'loadeddata', 'canplay', 'playing']) video.addEventListener(name, () => mark(name), { once: true, signal })
   video.requestVideoFrameCallback((now) => {
-    player.firstFrameAtMs = performance.timeOrigin + now
+    if (signal.aborted) return
+    watched.firstFrameAtMs = performance.timeOrigin + now
     showQuality()
   })
 }
@@ -343,9 +373,11 @@ function showQuality() {
 const prefetched = new Map()
 
 function prefetch(url) {
-  if (prefetched.has(url)) return
+  if (prefetched.has(url) || !sessionAbort) return
   const startedAt = performance.now()
-  const pending = fetch(url, { cache: 'no-store' }).then(async (response) => {
+  // Aborted with the session: a held request (up to 10 s at the agent) must not keep one of the
+  // browser's six connections to the agent busy for the next session.
+  const pending = fetch(url, { cache: 'no-store', signal: sessionAbort.signal }).then(async (response) => {
     if (!response.ok) return null
     const firstAt = performance.now()
     const data = await response.arrayBuffer()
@@ -443,13 +475,25 @@ function attachHls() {
   hls.attachMedia(video)
 }
 
+const scripts = new Map()
+
+/** Loads a script once for the life of the page (hls.js serves every session the page opens). */
 function loadScript(src) {
-  return new Promise((resolve, reject) => {
-    const script = el('script', { src })
-    script.addEventListener('load', resolve)
-    script.addEventListener('error', () => reject(new Error('cannot load ' + src)))
-    document.head.append(script)
-  })
+  let loading = scripts.get(src)
+  if (!loading) {
+    loading = new Promise((resolve, reject) => {
+      const script = el('script', { src })
+      script.addEventListener('load', resolve)
+      script.addEventListener('error', () => {
+        scripts.delete(src)
+        script.remove()
+        reject(new Error('cannot load ' + src))
+      })
+      document.head.append(script)
+    })
+    scripts.set(src, loading)
+  }
+  return loading
 }
 
 async function startPlayback() {
@@ -463,17 +507,58 @@ async function startPlayback() {
   }
 }
 
-async function startPlay() {
-  video = $('video')
-  const sessionId = decodeURIComponent(location.pathname.split('/')[2] || '')
-  player.sessionId = sessionId
+/** The player view on a fresh <video> and cleared controls, for a session the page opens. */
+function resetPlayView() {
+  const fresh = el('video', { id: 'video', playsinline: '', preload: 'auto' })
+  $('video').replaceWith(fresh)
+  video = fresh
+  for (const [id, text] of [['title', ''], ['quality', '…'], ['readiness', 'waiting for the agent'], ['agent-state', '…'], ['source', '…'], ['time', '0:00'], ['duration', '0:00']]) $(id).textContent = text
+  $('source').title = ''
+  showError('player-error', '')
+  const toggle = $('toggle')
+  toggle.disabled = true
+  toggle.textContent = 'Play'
+  const seek = $('seek')
+  seek.disabled = true
+  seek.max = '0'
+  seek.value = '0'
+  setPhase('loading', 'Loading…')
+}
+
+/** Ends what the open session started, so that the next one (or the list) starts clean. */
+function closeSession() {
+  if (!sessionAbort) return
+  sessionAbort.abort()
+  sessionAbort = undefined
+  clearInterval(overlayTicker)
+  if (hls) hls.destroy()
+  hls = undefined
+  // Releases the decoder and the agent's connection at once, not when the element is collected.
+  if (video) {
+    video.pause()
+    video.removeAttribute('src')
+    video.load()
+  }
+  prefetched.clear()
+  probeNow = () => {}
+  prefetchFirstMedia = () => {}
+}
+
+async function openSession(sessionId) {
+  closeSession()
+  sessionAbort = new AbortController()
+  const signal = sessionAbort.signal
+  player = newPlayer(sessionId)
+  window.maPlayer = player
+  resetPlayView()
   let view
   try {
-    view = await loadView(sessionId)
+    view = await loadView(sessionId, signal)
   } catch (error) {
-    fail(error.status === 404 ? 'No such session.' : 'Cannot load the session: ' + error.message)
+    if (!signal.aborted) fail(error.status === 404 ? 'No such session.' : 'Cannot load the session: ' + error.message)
     return
   }
+  if (signal.aborted) return
   player.playMethod = view.session.PlayMethod === 'hls' ? 'hls' : 'direct'
   player.quality = view.session.quality
   player.createdAtMs = Date.parse(view.createdAt)
@@ -483,11 +568,13 @@ async function startPlay() {
   document.title = baseName(source) + ' · media-agent'
   $('title').textContent = baseName(source)
   showQuality()
-  wireControls()
-  void pollAgentState(sessionId)
+  wireControls(signal)
+  void pollAgentState(sessionId, signal)
 
-  // hls.js (600 KB) only for HLS, loaded while the agent transcodes; direct play never waits for it.
+  // hls.js (600 KB) only for HLS, loaded while the agent transcodes (once for the page's life);
+  // direct play never waits for it.
   if (player.playMethod === 'hls') await loadScript('/player/hls.min.js').catch(() => {})
+  if (signal.aborted) return
   const useHlsJs = player.playMethod === 'hls' && typeof Hls !== 'undefined' && Hls.isSupported()
   if (player.playMethod === 'hls' && !useHlsJs && !video.canPlayType('application/vnd.apple.mpegurl')) {
     fail('This browser can play neither HLS through MediaSource nor natively.')
@@ -497,7 +584,7 @@ async function startPlay() {
   // Everything that does not need the media is set up while the agent works.
   // CORS mode (the stream server allows any origin), so the picture can be read back (tests do).
   video.crossOrigin = 'anonymous'
-  watchFrames()
+  watchFrames(signal)
   if (useHlsJs) {
     attachHls()
     prefetchFirstMedia = () => {
@@ -508,8 +595,8 @@ async function startPlay() {
   // `agentId` is set once a sync response has handed the session to an agent.
   if (view.agentId) prefetchFirstMedia()
   else if (!view.readyAt) void api('/api/reference/sessions/' + encodeURIComponent(sessionId)).then((fresh) => { if (fresh.agentId) prefetchFirstMedia() }, () => {})
-  const via = await waitForReadiness(view, url)
-  if (player.phase === 'failed') return
+  const via = await waitForReadiness(view, url, signal)
+  if (signal.aborted || player.phase === 'failed') return
   player.readyVia = via
   player.readyKnownAtMs = epochNow()
   mark('readyKnown')
@@ -521,14 +608,15 @@ async function startPlay() {
   try {
     await startPlayback()
   } catch (error) {
-    fail('Playback did not start: ' + error.message)
+    if (!signal.aborted) fail('Playback did not start: ' + error.message)
   }
 }
 
-async function pollAgentState(sessionId) {
-  while (player.phase !== 'ended') {
+async function pollAgentState(sessionId, signal) {
+  while (player.phase !== 'ended' && !signal.aborted) {
     try {
       const view = await api('/api/reference/sessions/' + encodeURIComponent(sessionId))
+      if (signal.aborted) return
       const report = view.report
       $('agent-state').textContent = view.removedAt ? 'session removed' : report ? report.state + (report.cacheHit ? ' (cache hit)' : '') : 'not picked up yet'
       if (view.removedAt) {
@@ -547,49 +635,50 @@ async function pollAgentState(sessionId) {
   }
 }
 
-function wireControls() {
+/** The controls and the <video>'s listeners, removed with the session (`signal`). */
+function wireControls(signal) {
   const toggle = $('toggle')
   const seek = $('seek')
   const mute = $('mute')
+  const on = (target, name, handler) => target.addEventListener(name, handler, { signal })
   let dragging = false
-  const update = () => {
+  on(video, 'timeupdate', () => {
     $('time').textContent = clock(video.currentTime)
     if (!dragging) seek.value = String(video.currentTime)
-  }
-  video.addEventListener('timeupdate', update)
-  video.addEventListener('durationchange', () => {
+  })
+  on(video, 'durationchange', () => {
     seek.max = String(video.duration || 0)
     $('duration').textContent = clock(video.duration)
   })
-  video.addEventListener('loadedmetadata', showQuality)
-  video.addEventListener('resize', showQuality)
-  video.addEventListener('playing', () => {
+  on(video, 'loadedmetadata', showQuality)
+  on(video, 'resize', showQuality)
+  on(video, 'playing', () => {
     if (player.phase !== 'failed') setPhase('playing')
     toggle.disabled = false
     seek.disabled = false
   })
-  video.addEventListener('waiting', () => {
+  on(video, 'waiting', () => {
     if (player.phase === 'playing') {
       $('overlay').hidden = false
       overlayText('Buffering…', true)
     }
   })
-  video.addEventListener('play', () => { toggle.textContent = 'Pause' })
-  video.addEventListener('pause', () => { toggle.textContent = 'Play' })
+  on(video, 'play', () => { toggle.textContent = 'Pause' })
+  on(video, 'pause', () => { toggle.textContent = 'Play' })
   const showMute = () => { mute.textContent = video.muted ? 'Unmute' : 'Mute' }
   showMute()
-  video.addEventListener('volumechange', showMute)
-  video.addEventListener('error', () => {
+  on(video, 'volumechange', showMute)
+  on(video, 'error', () => {
     const error = video.error
     if (error) fail('The video element failed: ' + (error.message || 'code ' + error.code))
   })
-  toggle.addEventListener('click', () => { if (video.paused) void video.play(); else video.pause() })
-  mute.addEventListener('click', () => { video.muted = !video.muted })
-  seek.addEventListener('input', () => {
+  on(toggle, 'click', () => { if (video.paused) void video.play(); else video.pause() })
+  on(mute, 'click', () => { video.muted = !video.muted })
+  on(seek, 'input', () => {
     dragging = true
     $('time').textContent = clock(Number(seek.value))
   })
-  seek.addEventListener('change', () => {
+  on(seek, 'change', () => {
     dragging = false
     void seekTo(Number(seek.value))
   })
@@ -613,5 +702,49 @@ function seekTo(seconds) {
   })
 }
 
-if (document.body.dataset.page === 'index') startIndex()
-else void startPlay()
+// ---- views: one document, the list and the player, switched in the page ----------------------
+//
+// `/` and `/play/<sessionId>` serve the same document (the other view hidden). Moving between them
+// with history.pushState keeps the page, and hls.js with it: a session started from the list, or
+// opened from it, reaches its first frame without a page load, which on a small host running the
+// agent beside the browser also took ~0.1 s of CPU from the encoder of the session it waited for
+// (docs/hls.md "Browser benchmark"). Links to either view open in the page; the browser's back and
+// forward buttons move between them; a link opened in a new tab loads the document as usual.
+
+function sessionIdOfPath(pathname) {
+  const match = /^\/play\/([^/]+)$/.exec(pathname)
+  return match ? decodeURIComponent(match[1]) : null
+}
+
+function navigate(path) {
+  if (location.pathname + location.search !== path) history.pushState(null, '', path)
+  route()
+}
+
+function route() {
+  const sessionId = sessionIdOfPath(location.pathname)
+  const page = sessionId === null ? 'index' : 'play'
+  document.body.dataset.page = page
+  $('index-view').hidden = page !== 'index'
+  $('play-view').hidden = page !== 'play'
+  if (page === 'play') {
+    void openSession(sessionId)
+    return
+  }
+  closeSession()
+  showIndex()
+}
+
+document.addEventListener('click', (event) => {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null
+  if (!link || link.target || link.origin !== location.origin) return
+  if (link.pathname !== '/' && sessionIdOfPath(link.pathname) === null) return
+  event.preventDefault()
+  navigate(link.pathname)
+})
+window.addEventListener('popstate', route)
+// What a web app's own code would call to open a session's player in the page (the browser benchmark does).
+window.maPage = { navigate }
+
+route()

@@ -1,9 +1,12 @@
 // The player page (issue 17, protocol.md 4): `GET /` lists sessions and tasks with forms to start
 // a session or queue a magnet, `GET /play/<sessionId>` plays one session. Both are served on this
-// server's own origin, so the page reads the player readiness SSE without CORS. The pages are
-// static: the browser script (assets/player/app.js) asks `/api/reference/*` for data with the
-// account's access token, which it takes from the URL fragment the banner prints (`#token=...`,
-// never sent to a server) and keeps in localStorage. hls.js comes from the npm package, not a CDN.
+// server's own origin, so the page reads the player readiness SSE without CORS. Both addresses
+// serve one static document holding both views: the browser script (assets/player/app.js) shows
+// the one its address names and moves between them in the page (history.pushState), so a session
+// started from the list plays without a page load and hls.js is loaded once, not per session. It
+// asks `/api/reference/*` for data with the account's access token, which it takes from the URL
+// fragment the banner prints (`#token=...`, never sent to a server) and keeps in localStorage.
+// hls.js comes from the npm package, not a CDN.
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -52,11 +55,9 @@ function asset(body: Buffer | string, contentType: string, maxAgeSeconds: number
   return { body: bytes, contentType, etag, maxAgeSeconds }
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-}
-
-function pageHtml(kind: 'index' | 'play', title: string, main: string): string {
+/** The document for either address: both views, the one `kind` names shown (no flash of the other). */
+function pageHtml(kind: 'index' | 'play'): string {
+  const views = `${indexMain.replace('@HIDDEN@', kind === 'index' ? '' : ' hidden')}\n${playMain.replace('@HIDDEN@', kind === 'play' ? '' : ' hidden')}`
   // `<` cannot appear in the JSON (numbers only), so the script block cannot be closed early.
   const settings = JSON.stringify(playerPageSettings)
   return `<!doctype html>
@@ -64,7 +65,7 @@ function pageHtml(kind: 'index' | 'play', title: string, main: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${kind === 'index' ? 'media-agent' : 'media-agent player'}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/player/style.css">
 <script type="application/json" id="ma-settings">${settings}</script>
@@ -72,7 +73,7 @@ function pageHtml(kind: 'index' | 'play', title: string, main: string): string {
 </head>
 <body data-page="${kind}">
 <header class="top"><a class="brand" href="/">media-agent</a><span class="subtitle">reference server</span></header>
-${main}
+${views}
 <form id="token-form" class="card token" hidden>
   <p>This page needs the server's access token (printed by <code>npm start</code> and <code>media-agent reference-server</code>).</p>
   <label>Access token <input name="token" type="password" autocomplete="off" required></label>
@@ -83,7 +84,7 @@ ${main}
 `
 }
 
-const indexMain = `<main class="index">
+const indexMain = `<main class="index" id="index-view"@HIDDEN@>
 <section class="card">
   <h2>Play a file</h2>
   <form id="play-form" class="row">
@@ -115,7 +116,7 @@ const indexMain = `<main class="index">
 <p class="agent-line" id="agent-line"></p>
 </main>`
 
-const playMain = `<main class="play">
+const playMain = `<main class="play" id="play-view"@HIDDEN@>
 <p class="crumbs"><a href="/">← Sessions</a><span id="title"></span></p>
 <div class="stage">
   <video id="video" playsinline preload="auto"></video>
@@ -134,7 +135,7 @@ const playMain = `<main class="play">
   <div><dt>Agent reports</dt><dd id="agent-state">…</dd></div>
   <div><dt>Source</dt><dd id="source">…</dd></div>
 </dl>
-<p class="error" id="play-error" hidden></p>
+<p class="error" id="player-error" hidden></p>
 </main>`
 
 function assetsDir(): string {
@@ -145,8 +146,8 @@ function assetsDir(): string {
 function loadAssets(): Map<string, Asset> {
   const dir = assetsDir()
   const assets = new Map<string, Asset>()
-  assets.set('/', asset(pageHtml('index', 'media-agent', indexMain), 'text/html; charset=utf-8', 0))
-  assets.set('/play', asset(pageHtml('play', 'media-agent player', playMain), 'text/html; charset=utf-8', 0))
+  assets.set('/', asset(pageHtml('index'), 'text/html; charset=utf-8', 0))
+  assets.set('/play', asset(pageHtml('play'), 'text/html; charset=utf-8', 0))
   assets.set('/player/app.js', asset(readFileSync(`${dir}app.js`), 'text/javascript; charset=utf-8', 0))
   assets.set('/player/style.css', asset(readFileSync(`${dir}style.css`), 'text/css; charset=utf-8', 0))
   let hlsPath: string

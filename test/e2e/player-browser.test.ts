@@ -221,6 +221,66 @@ describe('the player page plays what the agent serves, in a real browser', () =>
     await page.close()
   })
 
+  it('moves between the list and sessions within one page: hls.js loads once, a session left stops, back and forward play again', async () => {
+    const { page, console } = await openPage('in-page')
+    // Every request the page makes to the agent for a session's media, by session id.
+    const mediaRequests: { sessionId: string; at: number }[] = []
+    page.on('request', (request) => {
+      const match = /\/(?:hls|stream)\/([^/]+)\//.exec(new URL(request.url()).pathname)
+      if (match) mediaRequests.push({ sessionId: decodeURIComponent(match[1]!), at: Date.now() })
+    })
+    const firstFrame = () => waitInPage(page, 'the first frame was not rendered', 'window.maPlayer && window.maPlayer.firstFrameAtMs !== null', 60_000)
+    const viewShown = async () => inPage<string>(page, `document.getElementById('index-view').hidden ? 'play' : 'index'`)
+
+    await startFromForm(page, sources.p540, 'hls', '480p')
+    // Marks this document: a page load anywhere below would lose it.
+    await inPage(page, 'window.loadedOnce = true')
+    const first = sessionIdOf(page)
+    await firstFrame()
+    expect(await viewShown()).toBe('play')
+
+    // Back to the list by its link: the session's player stops asking the agent for anything.
+    await page.click('.crumbs a')
+    await page.waitForURL((url) => url.pathname === '/')
+    expect(await viewShown()).toBe('index')
+    const leftAt = Date.now()
+    expect(await inPage<string | null>(page, `document.querySelector('video').getAttribute('src')`)).toBeNull()
+    // hls.js keeps a 12 s buffer ahead of a 20 s clip whose segments the agent writes every
+    // ~0.3 s: a player still running asks for one within this window.
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    expect(mediaRequests.filter((entry) => entry.sessionId === first && entry.at > leftAt + 100)).toEqual([])
+
+    // A second session from the list's form: direct play, in the same page.
+    await page.fill('#play-form input[name=source]', sources.p1080)
+    await page.selectOption('#play-form select[name=method]', 'direct')
+    await page.click('#play-form button[type=submit]')
+    await page.waitForURL(/\/play\/[^/]+$/)
+    const second = sessionIdOf(page)
+    expect(second).not.toBe(first)
+    await firstFrame()
+    expect(await inPage<number[]>(page, `[${video}.videoWidth, ${video}.videoHeight]`)).toEqual([1920, 1080])
+
+    // The browser's back button: the list, then the first session, which plays again.
+    await page.goBack()
+    await page.waitForURL((url) => url.pathname === '/')
+    expect(await viewShown()).toBe('index')
+    await page.goBack()
+    await page.waitForURL((url) => url.pathname === `/play/${encodeURIComponent(first)}`)
+    expect((await playerState(page)).firstFrameAtMs).toBeNull()
+    await firstFrame()
+    expect(await inPage<number[]>(page, `[${video}.videoWidth, ${video}.videoHeight]`)).toEqual([854, 480])
+    // And forward again to the list.
+    await page.goForward()
+    await page.waitForURL((url) => url.pathname === '/')
+
+    expect(await inPage<boolean>(page, 'window.loadedOnce === true')).toBe(true)
+    expect(await inPage<number>(page, `performance.getEntriesByType('navigation').length`)).toBe(1)
+    expect(await inPage<number>(page, `performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('/player/hls.min.js')).length`)).toBe(1)
+    const unexpected = console.filter((entry) => (entry.type === 'error' || entry.type === 'pageerror') && !/\b404\b/.test(entry.text))
+    expect(unexpected).toEqual([])
+    await page.close()
+  })
+
   it('a torrent queued on the page and played while still downloading plays as HLS at 640x360', async () => {
     const seedDir = join(root, 'seed')
     await mkdir(seedDir, { recursive: true })

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -12,6 +12,22 @@ export const cliPath = join(repoRoot, 'dist', 'cli.js')
 
 export function assertBuilt(): void {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first (npm test does)`)
+}
+
+/** assertBuilt, and no file under src/ newer than the build (a bench must not time old code). */
+export function assertBuildCurrent(): void {
+  assertBuilt()
+  const built = statSync(cliPath).mtimeMs
+  const newer = (dir: string): string | undefined => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      const found = entry.isDirectory() ? newer(path) : statSync(path).mtimeMs > built ? path : undefined
+      if (found) return found
+    }
+    return undefined
+  }
+  const changed = newer(join(repoRoot, 'src'))
+  if (changed) throw new Error(`${changed} is newer than ${cliPath}: run \`npm run build\` first`)
 }
 
 export interface LogLine {

@@ -4,7 +4,7 @@ import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReferenceServer, playerPageUrl, type ReferenceServer } from '../../src/reference-server/index.js'
 
-// The player page's routes (issue 17): static pages with a strict CSP, hls.js from the npm
+// The player page's routes (issue 17): one static document for both views with a strict CSP, hls.js from the npm
 // package with a validator, nothing else answered, and the agent's report in the session view.
 // The page itself plays in a real browser in test/e2e/player-browser.test.ts.
 
@@ -18,7 +18,7 @@ afterAll(async () => server.close())
 
 describe('the player page routes', () => {
   it('serves the index and play pages as static HTML under a strict content security policy', async () => {
-    for (const path of ['/', '/play/some-session']) {
+    for (const [path, shown] of [['/', 'index'], ['/play/some-session', 'play']] as const) {
       const answer = await request(`${server.url}${path}`)
       expect(answer.statusCode, path).toBe(200)
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8')
@@ -32,6 +32,12 @@ describe('the player page routes', () => {
       // No inline script that would run: only the JSON settings block.
       expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toEqual(['<script type="application/json" id="ma-settings">'])
       expect(html).not.toContain(accessToken)
+      // One document holds both views (the page moves between them without a load), the one
+      // the address names shown, the other hidden from the first paint on.
+      expect(html).toContain(`<body data-page="${shown}">`)
+      const hidden = shown === 'index' ? 'play' : 'index'
+      expect(html).toMatch(new RegExp(`<main class="${shown}" id="${shown}-view">`))
+      expect(html).toMatch(new RegExp(`<main class="${hidden}" id="${hidden}-view" hidden>`))
     }
   })
 

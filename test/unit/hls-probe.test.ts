@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pino } from 'pino'
@@ -111,6 +111,43 @@ describe('ffprobe results and failures', () => {
     const error = (await service.probe(file).catch((err: unknown) => err)) as Error
     expect(error.message).toContain('FFPROBE_PATH')
     expect(error.message).toContain('ffprobe_path')
+  })
+
+  it('ffprobe found on PATH is looked up once, and looked up again after it could not be started', async () => {
+    const saved = { PATH: process.env.PATH, FFPROBE_PATH: process.env.FFPROBE_PATH }
+    const onPath = async (name: string) => {
+      const bin = join(dir, name)
+      await mkdir(bin, { recursive: true })
+      await writeFile(join(bin, 'ffprobe'), `#!/bin/sh\necho ${name} >> '${join(dir, 'which')}'\nexec /bin/cat '${join(dir, 'out.json')}'\n`)
+      await chmod(join(bin, 'ffprobe'), 0o755)
+      return bin
+    }
+    const which = async () => (await readFile(join(dir, 'which'), 'utf8')).trim().split('\n')
+    try {
+      const first = await onPath('bin-a')
+      const second = await onPath('bin-b')
+      delete process.env.FFPROBE_PATH
+      process.env.PATH = first
+      const service = createProbeService({ ffprobePath: undefined, logger })
+      const file = async (name: string) => {
+        await writeFile(join(dir, name), name)
+        return join(dir, name)
+      }
+      await service.probe(await file('path-1.mkv'))
+      // Kept: a PATH that now names another ffprobe first does not move it (no walk per probe).
+      process.env.PATH = `${second}:${first}`
+      await service.probe(await file('path-2.mkv'))
+      expect(await which()).toEqual(['bin-a', 'bin-a'])
+      // Gone (an upgrade moved it): that probe fails with the usual advice, the next looks again.
+      await rm(join(first, 'ffprobe'))
+      await expect(service.probe(await file('path-3.mkv'))).rejects.toMatchObject({ code: 'MA_ERR_FFMPEG_NOT_FOUND' })
+      await service.probe(await file('path-4.mkv'))
+      expect(await which()).toEqual(['bin-a', 'bin-a', 'bin-b'])
+    } finally {
+      process.env.PATH = saved.PATH
+      if (saved.FFPROBE_PATH === undefined) delete process.env.FFPROBE_PATH
+      else process.env.FFPROBE_PATH = saved.FFPROBE_PATH
+    }
   })
 
   it('URL sources get -rw_timeout, local files do not; URL queries never reach logs', () => {

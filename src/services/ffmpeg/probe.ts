@@ -102,6 +102,7 @@ export function createProbeService(options: ProbeServiceOptions): ProbeService {
   const now = options.now ?? Date.now
   const ttlMs = options.ttlMs ?? probeCacheTtlMs
   const cache = new Map<string, { info: MediaInfo; expiresAt: number }>()
+  let resolvedFfprobe: string | undefined
 
   // Entries are only ever appended with `now() + ttl`, so the map is in expiry order: the sweep
   // stops at the first live entry (a library scan makes thousands of entries; a full pass per
@@ -119,8 +120,15 @@ export function createProbeService(options: ProbeServiceOptions): ProbeService {
     sweep()
     const cached = cache.get(key)
     if (cached) return { info: cached.info, cacheHit: true }
-    const ffprobe = options.ffprobePath ?? resolveFfmpegBinary('ffprobe')
-    const json = await runFfprobe(ffprobe, source, options.timeoutMs ?? probeTimeoutMs, probeOptions.signal, probeOptions.niceness)
+    // Resolved on the first probe and kept: a PATH walk per probe sat on every HLS session's way
+    // to its first segment and on every file of a library scan. One that vanished later fails
+    // its spawn with the same advice (notFound) and is looked up again on the next probe.
+    resolvedFfprobe ??= options.ffprobePath ?? resolveFfmpegBinary('ffprobe')
+    const ffprobe = resolvedFfprobe
+    const json = await runFfprobe(ffprobe, source, options.timeoutMs ?? probeTimeoutMs, probeOptions.signal, probeOptions.niceness).catch((err: unknown) => {
+      if (err instanceof FfmpegNotFoundError && options.ffprobePath === undefined) resolvedFfprobe = undefined
+      throw err
+    })
     let info: MediaInfo
     try {
       info = parseMediaInfo(json)
