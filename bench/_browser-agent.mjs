@@ -6,7 +6,8 @@
 //
 //   node <daemon flags> bench/_browser-agent.mjs <config.toml> <access token>
 //
-// Prints one JSON line {"url"} on stdout once the agent has registered; stops on SIGTERM.
+// Prints one JSON line {"url"} on stdout once the agent has registered; stops on SIGTERM or when
+// its stdin closes (the bench ended, however it ended).
 // BENCH_BROWSER_TRACE=<file>: the agent's debug log (JSON lines, epoch ms), appended to the file
 // the bench writes each session's creation to.
 import { createWriteStream, readFileSync } from 'node:fs'
@@ -31,7 +32,7 @@ await registered
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
 
 let stopping = false
-process.on('SIGTERM', () => {
+const stop = () => {
   if (stopping) return
   stopping = true
   void (async () => {
@@ -39,4 +40,8 @@ process.on('SIGTERM', () => {
     await server.close().catch(() => {})
     process.exit(0)
   })()
-})
+}
+process.on('SIGTERM', stop)
+// The bench holds our stdin open while it lives: its end (the bench exited, even killed) stops us.
+process.stdin.on('end', stop)
+process.stdin.resume()

@@ -99,13 +99,15 @@ async function startAgentProcess(configPath: string): Promise<{ url: string; pid
   const script = join(import.meta.dirname, '_browser-agent.mjs')
   const child = spawn(process.execPath, [...shebangNodeFlags(cliPath), script, configPath, accessToken], {
     env: { ...process.env, ...shebangEnv(cliPath) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin stays open while the bench lives: the child stops when it closes, however the bench ends.
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return
+    child.stdin.end()
     child.kill('SIGTERM')
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
     await exited
@@ -115,8 +117,13 @@ async function startAgentProcess(configPath: string): Promise<{ url: string; pid
     let out = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk
-      const line = out.split('\n').find((text) => text.startsWith('{'))
-      if (line) resolve((JSON.parse(line) as { url: string }).url)
+      // Whole lines only; anything else the child prints is not the announcement.
+      for (const line of out.split('\n').slice(0, -1)) {
+        try {
+          const url = (JSON.parse(line) as { url?: unknown }).url
+          if (typeof url === 'string') resolve(url)
+        } catch { /* not the JSON line */ }
+      }
     })
     void exited.then(() => reject(new Error(`the agent process exited before it was ready: ${stderr}`)))
   }), 60_000, 'the agent process did not register within 60 s').catch(async (error: unknown) => {
@@ -140,7 +147,7 @@ type CpuShares = { agent: number; mediaTools: number; chromium: number; bench: n
 
 /**
  * CPU ms by who spent it, now: the agent's process; what it runs (ffmpeg, ffprobe, the watchdog
- * sh: live ones, and those it has waited for); Chromium (its processes, by command name); the
+ * sh: live ones, and those it has waited for); Chromium (the bench's own browser); the
  * bench's own process (Playwright). A difference of two readings is what a window cost each.
  */
 async function cpuShares(agentPid: number): Promise<CpuShares> {
@@ -152,7 +159,7 @@ async function cpuShares(agentPid: number): Promise<CpuShares> {
       shares.mediaTools += entry.waitedChildrenMs
     } else if (entry.pid === process.pid) shares.bench += entry.cpuMs
     else if (descendsFrom(all, entry.pid, agentPid)) shares.mediaTools += entry.cpuMs
-    else if (entry.command.startsWith('chrom')) shares.chromium += entry.cpuMs
+    else if (entry.command.startsWith('chrom') && descendsFrom(all, entry.pid, process.pid)) shares.chromium += entry.cpuMs
   }
   return shares
 }

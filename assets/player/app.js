@@ -255,9 +255,9 @@ let sessionAbort
 const epochNow = () => performance.timeOrigin + performance.now()
 const mark = (name) => { player.marks[name] ??= epochNow() }
 // The last fragment requests and arrivals with their times (a benchmark reads where a seek waited).
-const fragLog = (entry) => {
-  player.fragments.push({ ...entry, at: Math.round(performance.now()) })
-  if (player.fragments.length > 50) player.fragments.shift()
+const fragLog = (entry, owner = player) => {
+  owner.fragments.push({ ...entry, at: Math.round(performance.now()) })
+  if (owner.fragments.length > 50) owner.fragments.shift()
 }
 
 // The overlay says how long the wait has lasted, once a second, over a still ring: a spinning one
@@ -386,7 +386,9 @@ function prefetch(url) {
   prefetched.set(url, pending)
   const name = url.slice(url.lastIndexOf('/') + 1)
   fragLog({ prefetching: name })
-  void pending.then((got) => fragLog({ prefetched: name, ok: Boolean(got) }))
+  // Into this session's log: one aborted by leaving settles after the next session has opened.
+  const owner = player
+  void pending.then((got) => fragLog({ prefetched: name, ok: Boolean(got) }, owner))
   // A miss is forgotten, so asking again (at readiness, or hls.js itself) goes to the network.
   void pending.then((got) => { if (!got && prefetched.get(url) === pending) prefetched.delete(url) })
 }
@@ -512,6 +514,7 @@ function resetPlayView() {
   const fresh = el('video', { id: 'video', playsinline: '', preload: 'auto' })
   $('video').replaceWith(fresh)
   video = fresh
+  document.title = 'media-agent player'
   for (const [id, text] of [['title', ''], ['quality', '…'], ['readiness', 'waiting for the agent'], ['agent-state', '…'], ['source', '…'], ['time', '0:00'], ['duration', '0:00']]) $(id).textContent = text
   $('source').title = ''
   showError('player-error', '')
@@ -687,18 +690,22 @@ function wireControls(signal) {
 /** Seeks and resolves with the milliseconds until a frame at the new position is shown while playing. */
 function seekTo(seconds) {
   const asked = performance.now()
+  // This session's element and state: a seek still waiting when the page leaves the session
+  // must not land in the next one.
+  const sought = video
+  const seeking = player
   return new Promise((resolve) => {
     const target = Math.max(0, seconds - 0.05)
     const onFrame = (now, metadata) => {
-      if (metadata.mediaTime >= target && !video.paused && !video.seeking) {
-        player.lastSeekMs = now - asked
-        resolve(player.lastSeekMs)
-      } else video.requestVideoFrameCallback(onFrame)
+      if (metadata.mediaTime >= target && !sought.paused && !sought.seeking) {
+        seeking.lastSeekMs = now - asked
+        resolve(seeking.lastSeekMs)
+      } else sought.requestVideoFrameCallback(onFrame)
     }
     fragLog({ seek: seconds })
-    video.currentTime = seconds
-    if (video.paused) void video.play().catch(() => {})
-    video.requestVideoFrameCallback(onFrame)
+    sought.currentTime = seconds
+    if (sought.paused) void sought.play().catch(() => {})
+    sought.requestVideoFrameCallback(onFrame)
   })
 }
 
