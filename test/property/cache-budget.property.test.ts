@@ -29,6 +29,8 @@ class ModelDir {
         acquire: fromPromise(async ({ input }: { input: { key: string } }) => {
           const holder = this.locks.get(input.key)
           if (holder !== undefined && holder !== proc) return false
+          // As cache-disk.ts: a complete entry (another daemon's, written since this one's scan) is kept.
+          if (this.entries.get(input.key)?.complete) return false
           this.locks.set(input.key, proc)
           this.entries.set(input.key, { complete: false, bytes: 0 })
           return true

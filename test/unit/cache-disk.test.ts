@@ -55,4 +55,16 @@ describe('cache dir at start', () => {
     expect(await disk.remove('eeeeeeee')).toBe(true)
     expect(await readdir(dir)).toEqual([])
   })
+
+  it('never clears a complete entry to write it again: another daemon may be serving it as a HIT', async () => {
+    // Completed by another daemon on this directory after this one's scan (its entry actor says absent).
+    await put(join(dir, 'ffffffff', 'seg-0.m4s'), '12345')
+    await put(join(dir, 'ffffffff', 'entry.json'), '{}')
+    await put(join(dir, 'ffffffff', '.complete'), '')
+    const disk = createCacheDisk(dir)
+    expect(await disk.prepare('ffffffff')).toBe(false)
+    expect((await readdir(join(dir, 'ffffffff'))).sort()).toEqual(['.complete', 'entry.json', 'seg-0.m4s'])
+    // And its lock is not left behind: the entry stays removable and writable by others.
+    expect(await readdir(dir)).toEqual(['ffffffff'])
+  })
 })

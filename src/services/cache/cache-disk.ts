@@ -137,6 +137,13 @@ export function createCacheDisk(dir: string, options: CacheDiskOptions = {}): Ca
     async prepare(key) {
       if (!(await lock(key))) return false
       try {
+        // Another daemon on this directory may have completed the entry since this one's scan,
+        // and may be serving it as a HIT: a complete entry is never removed to be written again
+        // (the session transcodes uncached; the entry is found at this daemon's next start).
+        if (await stat(join(entryDir(key), completeMarker)).then(() => true, () => false)) {
+          await unlock(key)
+          return false
+        }
         await rm(entryDir(key), { recursive: true, force: true })
         await mkdir(entryDir(key), { recursive: true })
         return true
