@@ -249,6 +249,8 @@ window.maPlayer = player
 let video
 let hls
 let probeNow = () => {}
+// The server already has the session's readiness (a poll's view shows `readyAt`): no probe needed.
+let readyKnownNow = () => {}
 // Ends everything the open session started (listeners, loops, requests, its SSE) when the page
 // leaves it: closeSession().
 let sessionAbort
@@ -324,6 +326,7 @@ function waitForReadiness(view, probeUrl, signal) {
     const grace = setTimeout(startProbing, settings.readyGraceMs)
     // The agent's sync says ready but no notice came (its session-ready call failed): probe now.
     probeNow = startProbing
+    readyKnownNow = () => finish('already')
     async function startProbing() {
       if (probing || done) return
       probing = true
@@ -544,6 +547,7 @@ function closeSession() {
   }
   prefetched.clear()
   probeNow = () => {}
+  readyKnownNow = () => {}
   prefetchFirstMedia = () => {}
 }
 
@@ -629,7 +633,10 @@ async function pollAgentState(sessionId, signal) {
         return
       }
       if (report && report.state === 'failed' && player.phase !== 'failed') fail('The agent could not play this: ' + (report.error || 'failed'))
-      if (report && report.state === 'ready' && player.phase === 'waiting') probeNow()
+      // The server knows readiness (its notice may still be on its way): take it. Only the agent
+      // saying ready while the server does not (its session-ready call failed) needs a probe.
+      if (view.readyAt && player.phase === 'waiting') readyKnownNow()
+      else if (report && report.state === 'ready' && player.phase === 'waiting') probeNow()
       if (view.agentId) prefetchFirstMedia()
     } catch {
       // the next poll tries again

@@ -167,7 +167,9 @@ describe('the player page plays what the agent serves, in a real browser', () =>
     const { page, console } = await openPage('direct')
     await startFromForm(page, sources.p1080, 'direct', 'original')
     const state = await expectItPlays(page, console, { width: 1920, height: 1080, probeUrlPart: '/stream/' })
-    expect(['sse', 'already']).toContain(state.readyVia)
+    // Direct play is ready within ms, so the agent's sync may report it before its session-ready
+    // call lands: the page then probes once, by design. Either way the server learnt readiness.
+    expect(['sse', 'already', 'probe']).toContain(state.readyVia)
     expect(server.session(sessionIdOf(page))?.readyAt).not.toBeNull()
     await page.close()
   })
