@@ -225,13 +225,6 @@ export function scrubUrls(text: string): string {
   return text.replace(/(https?:\/\/[^\s?#'"]+)\?[^\s'"]*?(?=:?(?:[\s'"]|$))/gim, '$1?…')
 }
 
-// Synchronous and without an exception: the readiness check and a held segment request look for
-// files that mostly do not exist yet, every 100 ms and on each write, and a rejected `access()`
-// cost a thread-pool trip and an error with a stack trace each time (~0.5 ms of the event loop).
-// A lookup of a name in the session's directory is a dentry-cache hit on any local disk.
-async function exists(path: string): Promise<boolean> {
-  return existsSync(path)
-}
 
 export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   const log = options.logger.child({ component: 'hls' })
@@ -295,13 +288,18 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     return built
   }
 
+  // Files are looked for with existsSync: the readiness check and a held segment request look for
+  // files that mostly do not exist yet, every 100 ms and on each write, and a rejected `access()`
+  // cost a thread-pool trip and an error with a stack trace each time (~0.5 ms of the event loop);
+  // a name lookup in the session's directory is a dentry-cache hit on any local disk.
+
   /** The newest run that holds `seg-<index>` closed (final name: temp_file renames it on close). */
   const locateSegment = async (live: LiveSession, index: number): Promise<string | undefined> => {
     const runs = [...live.runs.values()].sort((a, b) => b.run - a.run)
     for (const run of runs) {
       if (index < run.keepFrom) continue
       const path = join(run.dir, `seg-${index}.m4s`)
-      if (await exists(path)) return path
+      if (existsSync(path)) return path
     }
     return undefined
   }
@@ -310,7 +308,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   const locateInit = async (live: LiveSession): Promise<string | undefined> => {
     for (const run of [...live.runs.values()].sort((a, b) => a.run - b.run)) {
       const init = join(run.dir, 'init.mp4')
-      if (!(await exists(init))) continue
+      if (!existsSync(init)) continue
       const names = await readdir(run.dir).catch(() => [] as string[])
       if (names.some((name) => segmentName.test(name))) return init
     }
@@ -360,7 +358,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
     // the segment after one that has just closed must not restart the encoder writing it.
     if (!covered && state === 'encoding' && index - seekAhead > runStart) {
       const current = live.runs.get(run)
-      covered = current !== undefined && (await exists(join(current.dir, `seg-${index - seekAhead}.m4s`)))
+      covered = current !== undefined && existsSync(join(current.dir, `seg-${index - seekAhead}.m4s`))
     }
     if (!covered) {
       live.log.info({ segment: index, runStart, highestSegment }, 'seek: restarting ffmpeg at the segment')
@@ -381,7 +379,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
       const body = await readFile(path, 'utf8').catch(() => undefined)
       return body === undefined ? undefined : { kind: 'text', body, contentType: 'application/vnd.apple.mpegurl' }
     }
-    if (!(await exists(path))) return undefined
+    if (!existsSync(path)) return undefined
     const contentType = name === 'init.mp4' ? 'video/mp4' : name.endsWith('.vtt') ? 'text/vtt; charset=utf-8' : 'video/iso.segment'
     return { kind: 'file', path, contentType, immutable: true }
   }
@@ -717,7 +715,7 @@ export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
         // written before that rename, so both are complete (docs/hls.md "Readiness").
         const run = live.runs.get(input.run)
         if (!run || live.entry?.cacheHit) return live.entry?.cacheHit === true
-        return (await exists(join(run.dir, 'init.mp4'))) && (await exists(join(run.dir, `seg-${input.startSegment}.m4s`)))
+        return existsSync(join(run.dir, 'init.mp4')) && existsSync(join(run.dir, `seg-${input.startSegment}.m4s`))
       }),
     },
     actions: {
