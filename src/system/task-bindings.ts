@@ -91,7 +91,11 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
         // dormant torrent changes nothing until it wakes: its poll (closures and last sample,
         // ~1.3 KiB a task on a seedbox of thousands) is dropped, and made again at the wake.
         let poll: ProgressPoll | undefined
+        // A torrent restored straight to dormant (a restart) says `dormant` first, then metadata,
+        // ready and done: those must not make the poll again (~1 KiB and a timer per task).
+        let dormant = false
         const tick = () => {
+          if (dormant) return
           poll ??= createProgressPoll({
             intervalMs: progressIntervalMs,
             read: () => engine.stats(infoHash),
@@ -120,6 +124,7 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               sendBack({ type: 'engine.done' })
               break
             case 'dormant':
+              dormant = event.dormant
               sendBack({ type: 'engine.dormancy', dormant: event.dormant })
               if (event.dormant) {
                 poll?.stop()

@@ -137,7 +137,12 @@ export function wireGuardGoPeer(options: WireGuardGoPeerOptions): WireGuardGoPee
       for (let i = 0; ; i++) {
         const shown = await inNetns(link, 'wg', ['show', ifName]).then(() => true, () => false)
         if (shown) break
-        if (child.exitCode !== null || i > 200) throw new Error(`wireguard-go did not come up: ${String((await child).stderr)}`)
+        if (child.exitCode !== null || i > 200) {
+          // wireguard-go logs to stdout (its banner goes to stderr): both, and how it ended, say why.
+          if (child.exitCode === null) await killByPid(child)
+          const ended = await child
+          throw new Error(`wireguard-go did not come up (exit ${String(ended.exitCode)}, signal ${String(ended.signal)}): ${String(ended.stdout)} ${String(ended.stderr)}`)
+        }
         await new Promise((r) => setTimeout(r, 50))
       }
       await inNetns(link, 'wg', ['set', ifName, 'private-key', options.privateKeyFile, 'listen-port', String(options.listenPort)])

@@ -234,4 +234,26 @@ describe('task manager: dormant torrents', () => {
     clock.advance(1000)
     expect(byId(manager, 't1')).toMatchObject({ uploadSpeed: 12 })
   })
+
+  it('makes no progress poll for a torrent restored straight to dormant, which says dormant before metadata, ready and done', async () => {
+    const engine = new FakeEngine()
+    const store = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
+    const clock = new ManualClock()
+    manager = await createTaskManager({ engine, store, logger: silentLogger(), seedRatio: 1, progressIntervalMs: 1000, timers: clock })
+    manager.apply({ type: 'add_task', taskId: 't1', source: `magnet:?xt=urn:btih:${A}` })
+    await vi.waitFor(() => expect(engine.listeners.size).toBe(1))
+    // The order of a restart's restore (dormant-lifecycle.ts `restore`).
+    engine.emit(A, { type: 'dormant', infoHash: A, dormant: true })
+    engine.emit(A, { type: 'metadata', infoHash: A, name: 'movie', size: 10, files: [{ path: '/d/movie.mkv', size: 10 }], torrentFile: new Uint8Array(1), saved: true })
+    engine.emit(A, { type: 'ready', infoHash: A })
+    engine.emit(A, { type: 'done', infoHash: A })
+    expect(clock.pending).toBe(0)
+    expect(byId(manager, 't1')).toMatchObject({ state: 'seeding', progress: 1, downloaded: 10, files: [{ path: '/d/movie.mkv', size: 10, progress: 1 }] })
+    // Woken by a peer: polled again.
+    engine.emit(A, { type: 'dormant', infoHash: A, dormant: false })
+    engine.live.set(A, { uploadSpeed: 9, peers: 2 })
+    engine.emit(A, { type: 'peer', infoHash: A })
+    expect(byId(manager, 't1')).toMatchObject({ peers: 2, uploadSpeed: 9 })
+    expect(clock.pending).toBe(1)
+  })
 })
