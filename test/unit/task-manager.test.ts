@@ -193,6 +193,18 @@ describe('engine error mapping', () => {
 })
 
 describe('task manager: dormant torrents', () => {
+  /** One task (t1, info hash A) running on a fake engine, its poll on a manual clock sampling every second. */
+  const oneTaskOnAClock = async () => {
+    const engine = new FakeEngine()
+    const store = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
+    const clock = new ManualClock()
+    const tasks = await createTaskManager({ engine, store, logger: silentLogger(), seedRatio: 1, progressIntervalMs: 1000, timers: clock })
+    manager = tasks
+    tasks.apply({ type: 'add_task', taskId: 't1', source: `magnet:?xt=urn:btih:${A}` })
+    await vi.waitFor(() => expect(engine.listeners.size).toBe(1))
+    return { engine, clock, manager: tasks }
+  }
+
   it('tells the memory settler each time a task\'s torrent goes dormant, not when it wakes', async () => {
     const engine = new FakeEngine()
     const store = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
@@ -208,12 +220,7 @@ describe('task manager: dormant torrents', () => {
   })
 
   it('keeps no progress poll for a dormant torrent, and samples again once it wakes and a peer comes', async () => {
-    const engine = new FakeEngine()
-    const store = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
-    const clock = new ManualClock()
-    manager = await createTaskManager({ engine, store, logger: silentLogger(), seedRatio: 1, progressIntervalMs: 1000, timers: clock })
-    manager.apply({ type: 'add_task', taskId: 't1', source: `magnet:?xt=urn:btih:${A}` })
-    await vi.waitFor(() => expect(engine.listeners.size).toBe(1))
+    const { engine, clock, manager } = await oneTaskOnAClock()
     // A peer: the poll samples every second.
     engine.live.set(A, { uploadSpeed: 3, peers: 1 })
     engine.emit(A, { type: 'peer', infoHash: A })
@@ -236,12 +243,7 @@ describe('task manager: dormant torrents', () => {
   })
 
   it('makes no progress poll for a torrent restored straight to dormant, which says dormant before metadata, ready and done', async () => {
-    const engine = new FakeEngine()
-    const store = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
-    const clock = new ManualClock()
-    manager = await createTaskManager({ engine, store, logger: silentLogger(), seedRatio: 1, progressIntervalMs: 1000, timers: clock })
-    manager.apply({ type: 'add_task', taskId: 't1', source: `magnet:?xt=urn:btih:${A}` })
-    await vi.waitFor(() => expect(engine.listeners.size).toBe(1))
+    const { engine, clock, manager } = await oneTaskOnAClock()
     // The order of a restart's restore (dormant-lifecycle.ts `restore`).
     engine.emit(A, { type: 'dormant', infoHash: A, dormant: true })
     engine.emit(A, { type: 'metadata', infoHash: A, name: 'movie', size: 10, files: [{ path: '/d/movie.mkv', size: 10 }], torrentFile: new Uint8Array(1), saved: true })
