@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
-import { jitterAnnounces, jitteredIntervalMs, parkIdleTimers } from '../../src/services/torrent/idle-timers.js'
+import { jitterAnnounces, jitteredIntervalMs, parkIdleTimers, trackerTimerPeriodMs } from '../../src/services/torrent/idle-timers.js'
 
 // Idle seeding wakes nothing per torrent: webtorrent's re-choke timer runs only while a torrent
 // has peers, its no-peers timer never, and tracker re-announces of torrents started together
@@ -73,6 +73,20 @@ describe('announce jitter', () => {
     expect(jitteredIntervalMs(1_800_000, 0.1, () => 0.999999)).toBeGreaterThanOrEqual(1_620_000)
   })
 
+  it('gives live trackers periods of 10 s and more in whole seconds, so that torrents share a bounded set of timer lists', () => {
+    const periods = new Set<number>()
+    for (let i = 0; i < 10_000; i++) {
+      const ms = trackerTimerPeriodMs(1_800_000, 0.1, () => i / 10_000)
+      expect(ms % 1000).toBe(0)
+      expect(ms).toBeLessThanOrEqual(1_800_000)
+      periods.add(ms)
+    }
+    expect(periods.size).toBeLessThanOrEqual(181)
+    expect(trackerTimerPeriodMs(12_345, 0.1, () => 0)).toBe(12_000)
+    // Short periods keep their milliseconds.
+    expect(trackerTimerPeriodMs(5_000, 0.1, () => 0.5)).toBe(4_750)
+  })
+
   it('spreads the periods the trackers of many torrents are given', () => {
     class BaseTracker {
       periods: (number | undefined)[] = []
@@ -89,6 +103,7 @@ describe('announce jitter', () => {
     expect(Math.max(...periods)).toBe(1_800_000)
     expect(Math.min(...periods)).toBeLessThan(1_800_000 * 0.91)
     expect(new Set(periods).size).toBe(100)
+    expect(periods.every((period) => period % 1000 === 0)).toBe(true)
     // A default period (no number) stays webtorrent's.
     trackers[0]!.setInterval()
     expect(trackers[0]!.periods[1]).toBeUndefined()

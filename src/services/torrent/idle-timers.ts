@@ -86,7 +86,7 @@ export function jitterAnnounces(client: { _trackers?: object[] } | undefined, ji
   jittered.add(owner)
   const original = (owner as AnnounceTracker).setInterval
   ;(owner as AnnounceTracker).setInterval = function (this: AnnounceTracker, intervalMs?: number) {
-    const ms = typeof intervalMs === 'number' && intervalMs > 0 ? jitteredIntervalMs(intervalMs, jitter, random) : intervalMs
+    const ms = typeof intervalMs === 'number' && intervalMs > 0 ? trackerTimerPeriodMs(intervalMs, jitter, random) : intervalMs
     return original.call(this, ms)
   }
   return undefined
@@ -95,4 +95,18 @@ export function jitterAnnounces(client: { _trackers?: object[] } | undefined, ji
 /** A re-announce period shortened by a random fraction in [0, jitter). */
 export function jitteredIntervalMs(intervalMs: number, jitter: number, random: () => number = Math.random): number {
   return Math.max(1, Math.round(intervalMs * (1 - Math.min(Math.max(jitter, 0), 0.5) * random())))
+}
+
+/**
+ * A live tracker's timer period: jittered, and from 10 s up in whole seconds (rounded down: never
+ * longer than asked). Why whole seconds: Node keeps one timer list per distinct duration, and the
+ * list of an unref'd timer (the trackers' are) outlives the timer's clearing until its expiry. To
+ * the millisecond every torrent had lists of its own (a heap snapshot of 1,000 dormant torrents
+ * held 2,004 empty ones, each due to wake the event loop once, up to 30 min after its torrent
+ * went dormant); in seconds a 30 min period with 10 % jitter has 180 possible values, whatever
+ * the number of torrents. (The dormant announcer keeps one timer for all: its periods need no rounding.)
+ */
+export function trackerTimerPeriodMs(intervalMs: number, jitter: number, random: () => number = Math.random): number {
+  const ms = jitteredIntervalMs(intervalMs, jitter, random)
+  return intervalMs >= 10_000 ? Math.floor(ms / 1000) * 1000 : ms
 }
