@@ -37,6 +37,11 @@
 // again once it seeds (the agent loads webtorrent with its first task, ~40 MiB an idle daemon does
 // not hold; qBittorrent has libtorrent from the start). `rssPerTorrentEngineLoadedMiB` is
 // (RSS with the N - RSS with the warm-up) / N, the same way for both: what each further torrent costs.
+// Marginal cost (BENCH_SEEDING_WAVES=2): the N go in as two halves, RSS taken after the first
+// (the agent: all dormant and announced); `rssPerTorrentMarginalMiB` = (RSS with all - RSS after
+// the first half) / the second half, the same way for both clients. The engine-loaded figure
+// also charges the torrents with what a process pays once when it first does real work (code
+// compiled and paged in); this one does not. In that mode `addMs` is the second half's.
 // The page cache is warm (the data was just written or read): a restart on a cold disk is slower.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
@@ -69,6 +74,13 @@ const qbtSkipCheck = process.env.BENCH_SEEDING_QBT_SKIP_CHECK === '1'
 // go dormant while the rest are still probed, and a probe's 500 ms can be shorter than a wake under load.
 const graceSeconds = Number(process.env.BENCH_SEEDING_GRACE_S ?? (count >= 500 ? 60 : 5))
 const clients = (process.env.BENCH_SEEDING_CLIENTS ?? 'agent,qbittorrent').split(',').map((name) => name.trim())
+/**
+ * 2: the library goes in as two halves, RSS taken once the first half seeds (the agent: dormant,
+ * announced), so that `rssPerTorrentMarginalMiB` = (RSS with all - RSS with the first half) /
+ * the second half is what each further torrent costs once everything a process pays once (code
+ * compiled and paged in, heap growth steps) has been paid. 1 (default): one wave.
+ */
+const waves = process.env.BENCH_SEEDING_WAVES === '2' ? 2 : 1
 const cli = process.env.BENCH_SEEDING_CLI ?? cliPath
 /** Profiles the restarted daemon (restore and the probe's wakes, until its stop) into this dir: `node --cpu-prof`. */
 const restartCpuProfDir = process.env.BENCH_SEEDING_CPU_PROF
@@ -137,6 +149,22 @@ interface PhaseFigures {
   rssRestoredDormantMiB?: number
   /** (RSS restored dormant after the restart - RSS idle before any torrent) / N: no torrent was ever live in that process. */
   rssPerTorrentRestoredMiB?: number
+  /** BENCH_SEEDING_WAVES=2: RSS once the first half seeds (the agent: all of it dormant and announced). */
+  rssFirstWaveMiB?: number
+  /** BENCH_SEEDING_WAVES=2: (RSS seeding with all - rssFirstWaveMiB) / the second half. */
+  rssPerTorrentMarginalMiB?: number
+}
+
+/** The library as the bench adds it: all at once, or (BENCH_SEEDING_WAVES=2) a first half measured before the rest. */
+function wavesOf(library: Fixture[]): { first: Fixture[]; main: Fixture[]; firstIndex: number } {
+  const first = waves === 2 ? library.slice(0, Math.floor(library.length / 2)) : []
+  return { first, main: library.slice(first.length), firstIndex: first.length }
+}
+
+/** Sets rssPerTorrentMarginalMiB once rssSeedingMiB is known (waves mode only). */
+function marginal(figures: PhaseFigures, mainWave: number): void {
+  if (figures.rssFirstWaveMiB === undefined || figures.rssSeedingMiB === undefined) return
+  figures.rssPerTorrentMarginalMiB = round((figures.rssSeedingMiB - figures.rssFirstWaveMiB) / mainWave, 4)
 }
 
 async function idleWindow(pid: number, figures: PhaseFigures): Promise<void> {
@@ -224,6 +252,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     }
   }
   const library = fixtures.slice(0, count)
+  const wave = wavesOf(library)
   const warmUp = fixtures[count]!
   let child: ChildProcess | undefined
   let stderr = ''
@@ -269,17 +298,28 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     figures.rssEngineLoadedMiB = round(await rssMiB(pid), 1)
     await memoryNote(pid, 'engine loaded')
 
-    log(`agent: queuing ${count} add_task`)
+    if (wave.first.length > 0) {
+      log(`agent: first wave, queuing ${wave.first.length} add_task`)
+      for (let i = 0; i < wave.first.length; i++) server.queueTask(`${torrentBase}/${i}.torrent`, { taskId: `seed-${i}` })
+      server.raiseWake('bench seeding first wave')
+      await waitUntilAllSeed(peerPort, wave.first, { timeoutMs: phaseTimeoutMs })
+      await waitForStatus(`the first wave's ${wave.first.length + 1} torrents to go dormant`, (s) => s.dormant === wave.first.length + 1)
+      await waitForStatus('the first wave\'s announces', (s) => !withTracker || s.announces >= wave.first.length + 1, 120_000).catch(() => undefined)
+      await delay(5000)
+      figures.rssFirstWaveMiB = round(await rssMiB(pid), 1)
+      await memoryNote(pid, 'first wave dormant')
+    }
+    log(`agent: queuing ${wave.main.length} add_task`)
     const started = performance.now()
     const reported = whenReportedSeeding(server)
-    for (let i = 0; i < count; i++) server.queueTask(`${torrentBase}/${i}.torrent`, { taskId: `seed-${i}` })
+    for (let i = wave.firstIndex; i < count; i++) server.queueTask(`${torrentBase}/${i}.torrent`, { taskId: `seed-${i}` })
     server.raiseWake('bench seeding')
-    const seen = await waitUntilAllSeed(peerPort, library, { timeoutMs: phaseTimeoutMs })
+    const seen = await waitUntilAllSeed(peerPort, wave.main, { timeoutMs: phaseTimeoutMs })
     figures.addMs = Math.round(Math.max(...seen.values()) - started)
     figures.reportedMs = await Promise.race([reported.then((at) => Math.round(at - started)), delay(30_000).then(() => null)])
-    log(`agent: all ${count} seeding after ${figures.addMs} ms (reported after ${figures.reportedMs} ms)`)
+    log(`agent: all ${wave.main.length} seeding after ${figures.addMs} ms (reported after ${figures.reportedMs} ms)`)
     figures.rssLiveMiB = round(await rssMiB(pid), 1)
-    figures.rssPerTorrentLiveMiB = round((figures.rssLiveMiB - figures.rssIdleBeforeMiB) / count, 3)
+    if (wave.first.length === 0) figures.rssPerTorrentLiveMiB = round((figures.rssLiveMiB - figures.rssIdleBeforeMiB) / count, 3)
     await waitForStatus(`all ${count + 1} torrents to go dormant`, (s) => s.dormant === count + 1)
     figures.dormantAfterAddMs = Math.round(performance.now() - started)
     // The scheduler's first announces of the newly dormant torrents are spread over a minute: the idle window starts after them.
@@ -290,6 +330,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     figures.dormant = (await torrentsStatus()).dormant
     await memoryNote(pid, 'all dormant')
     await idleWindow(pid, figures)
+    marginal(figures, wave.main.length)
     await memoryNote(pid, 'after the idle window')
 
     log('agent: restart')
@@ -342,19 +383,28 @@ async function benchQbittorrent(dir: string, dataDir: string, fixtures: Fixture[
     await delay(3000)
     figures.rssIdleBeforeMiB = round(await rssMiB(qbt.pid), 1)
     const library = fixtures.slice(0, count)
+    const wave = wavesOf(library)
     const warmUp = fixtures[count]!
     await qbt.add(warmUp.torrentFile, dataDir, { skipChecking: qbtSkipCheck })
     await waitUntilAllSeed(qbt.port, [warmUp], { timeoutMs: phaseTimeoutMs })
     await delay(3000)
     figures.rssEngineLoadedMiB = round(await rssMiB(qbt.pid), 1)
-    log(`qBittorrent: adding ${count} torrents${qbtSkipCheck ? ' (no hash check)' : ''}`)
+    if (wave.first.length > 0) {
+      log(`qBittorrent: first wave, adding ${wave.first.length} torrents`)
+      for (const fixture of wave.first) await qbt.add(fixture.torrentFile, dataDir, { skipChecking: qbtSkipCheck })
+      await waitUntilAllSeed(qbt.port, wave.first, { timeoutMs: phaseTimeoutMs })
+      await delay(5000)
+      figures.rssFirstWaveMiB = round(await rssMiB(qbt.pid), 1)
+    }
+    log(`qBittorrent: adding ${wave.main.length} torrents${qbtSkipCheck ? ' (no hash check)' : ''}`)
     const started = performance.now()
-    for (const fixture of library) await qbt.add(fixture.torrentFile, dataDir, { skipChecking: qbtSkipCheck })
-    const seen = await waitUntilAllSeed(qbt.port, library, { timeoutMs: phaseTimeoutMs })
+    for (const fixture of wave.main) await qbt.add(fixture.torrentFile, dataDir, { skipChecking: qbtSkipCheck })
+    const seen = await waitUntilAllSeed(qbt.port, wave.main, { timeoutMs: phaseTimeoutMs })
     figures.addMs = Math.round(Math.max(...seen.values()) - started)
-    log(`qBittorrent: all ${count} seeding after ${figures.addMs} ms`)
+    log(`qBittorrent: all ${wave.main.length} seeding after ${figures.addMs} ms`)
     await delay(5000)
     await idleWindow(qbt.pid, figures)
+    marginal(figures, wave.main.length)
 
     log('qBittorrent: restart')
     const stopping = performance.now()
@@ -401,11 +451,13 @@ export async function main(): Promise<void> {
       tracker: withTracker,
       idleSeconds,
       graceSeconds,
+      waves,
       agent,
       qbittorrent,
       ratios: {
         agentToQbittorrentRssPerTorrent: ratio(agent?.rssPerTorrentMiB, qbittorrent?.rssPerTorrentMiB),
         agentToQbittorrentRssPerTorrentEngineLoaded: ratio(agent?.rssPerTorrentEngineLoadedMiB, qbittorrent?.rssPerTorrentEngineLoadedMiB),
+        agentToQbittorrentRssPerTorrentMarginal: ratio(agent?.rssPerTorrentMarginalMiB, qbittorrent?.rssPerTorrentMarginalMiB),
         agentRestoredDormantToQbittorrentRssPerTorrent: ratio(agent?.rssPerTorrentRestoredMiB, qbittorrent?.rssPerTorrentMiB),
         agentToQbittorrentAddMs: ratio(agent?.addMs, qbittorrent?.addMs),
         agentToQbittorrentRestartMs: ratio(agent?.restartMs, qbittorrent?.restartMs),

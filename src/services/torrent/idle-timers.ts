@@ -102,9 +102,9 @@ export function jitteredIntervalMs(intervalMs: number, jitter: number, random: (
  * longer than asked). Why whole seconds: Node keeps one timer list per distinct duration, and the
  * list of an unref'd timer (the trackers' are) outlives the timer's clearing until its expiry. To
  * the millisecond every torrent had lists of its own (a heap snapshot of 1,000 dormant torrents
- * held 2,004 empty ones, each due to wake the event loop once, up to 30 min after its torrent
- * went dormant); in seconds a 30 min period with 10 % jitter has 180 possible values, whatever
- * the number of torrents. (The dormant announcer keeps one timer for all: its periods need no rounding.)
+ * held 2,007 lists, nearly all empty, each due to wake the event loop once, up to 30 min after
+ * its torrent went dormant; 494 since); in seconds a 30 min period with 10 % jitter has 180
+ * possible values, whatever the number of torrents. (The dormant announcer keeps one timer for all: its periods need no rounding.)
  */
 export function trackerTimerPeriodMs(intervalMs: number, jitter: number, random: () => number = Math.random): number {
   const ms = jitteredIntervalMs(intervalMs, jitter, random)
