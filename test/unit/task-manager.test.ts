@@ -202,7 +202,7 @@ describe('task manager: dormant torrents', () => {
     manager = tasks
     tasks.apply({ type: 'add_task', taskId: 't1', source: `magnet:?xt=urn:btih:${A}` })
     await vi.waitFor(() => expect(engine.listeners.size).toBe(1))
-    return { engine, clock, manager: tasks }
+    return { engine, clock, tasks }
   }
 
   it('tells the memory settler each time a task\'s torrent goes dormant, not when it wakes', async () => {
@@ -220,12 +220,12 @@ describe('task manager: dormant torrents', () => {
   })
 
   it('keeps no progress poll for a dormant torrent, and samples again once it wakes and a peer comes', async () => {
-    const { engine, clock, manager } = await oneTaskOnAClock()
+    const { engine, clock, tasks } = await oneTaskOnAClock()
     // A peer: the poll samples every second.
     engine.live.set(A, { uploadSpeed: 3, peers: 1 })
     engine.emit(A, { type: 'peer', infoHash: A })
     expect(clock.pending).toBe(1)
-    expect(byId(manager, 't1')).toMatchObject({ peers: 1, uploadSpeed: 3 })
+    expect(byId(tasks, 't1')).toMatchObject({ peers: 1, uploadSpeed: 3 })
     // It goes dormant: no timer left, however long it sleeps.
     engine.emit(A, { type: 'dormant', infoHash: A, dormant: true })
     expect(clock.pending).toBe(0)
@@ -235,27 +235,27 @@ describe('task manager: dormant torrents', () => {
     engine.emit(A, { type: 'dormant', infoHash: A, dormant: false })
     engine.live.set(A, { uploadSpeed: 9, peers: 2 })
     engine.emit(A, { type: 'peer', infoHash: A })
-    expect(byId(manager, 't1')).toMatchObject({ peers: 2, uploadSpeed: 9 })
+    expect(byId(tasks, 't1')).toMatchObject({ peers: 2, uploadSpeed: 9 })
     expect(clock.pending).toBe(1)
     engine.live.set(A, { uploadSpeed: 12, peers: 2 })
     clock.advance(1000)
-    expect(byId(manager, 't1')).toMatchObject({ uploadSpeed: 12 })
+    expect(byId(tasks, 't1')).toMatchObject({ uploadSpeed: 12 })
   })
 
   it('makes no progress poll for a torrent restored straight to dormant, which says dormant before metadata, ready and done', async () => {
-    const { engine, clock, manager } = await oneTaskOnAClock()
+    const { engine, clock, tasks } = await oneTaskOnAClock()
     // The order of a restart's restore (dormant-lifecycle.ts `restore`).
     engine.emit(A, { type: 'dormant', infoHash: A, dormant: true })
     engine.emit(A, { type: 'metadata', infoHash: A, name: 'movie', size: 10, files: [{ path: '/d/movie.mkv', size: 10 }], torrentFile: new Uint8Array(1), saved: true })
     engine.emit(A, { type: 'ready', infoHash: A })
     engine.emit(A, { type: 'done', infoHash: A })
     expect(clock.pending).toBe(0)
-    expect(byId(manager, 't1')).toMatchObject({ state: 'seeding', progress: 1, downloaded: 10, files: [{ path: '/d/movie.mkv', size: 10, progress: 1 }] })
+    expect(byId(tasks, 't1')).toMatchObject({ state: 'seeding', progress: 1, downloaded: 10, files: [{ path: '/d/movie.mkv', size: 10, progress: 1 }] })
     // Woken by a peer: polled again.
     engine.emit(A, { type: 'dormant', infoHash: A, dormant: false })
     engine.live.set(A, { uploadSpeed: 9, peers: 2 })
     engine.emit(A, { type: 'peer', infoHash: A })
-    expect(byId(manager, 't1')).toMatchObject({ peers: 2, uploadSpeed: 9 })
+    expect(byId(tasks, 't1')).toMatchObject({ peers: 2, uploadSpeed: 9 })
     expect(clock.pending).toBe(1)
   })
 })

@@ -140,7 +140,7 @@ export function createCacheDisk(dir: string, options: CacheDiskOptions = {}): Ca
         // Another daemon on this directory may have completed the entry since this one's scan,
         // and may be serving it as a HIT: a complete entry is never removed to be written again
         // (the session transcodes uncached; the entry is found at this daemon's next start).
-        if (await stat(join(entryDir(key), completeMarker)).then(() => true, () => false)) {
+        if (await stat(join(entryDir(key), completeMarker)).catch(() => undefined)) {
           await unlock(key)
           return false
         }

@@ -225,7 +225,6 @@ export function scrubUrls(text: string): string {
   return text.replace(/(https?:\/\/[^\s?#'"]+)\?[^\s'"]*?(?=:?(?:[\s'"]|$))/gim, '$1?…')
 }
 
-
 export function createHlsEngine(options: HlsEngineOptions): HlsEngine {
   const log = options.logger.child({ component: 'hls' })
   const defaultEncoder = options.encoder ?? 'libx264'

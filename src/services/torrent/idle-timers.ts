@@ -104,7 +104,8 @@ export function jitteredIntervalMs(intervalMs: number, jitter: number, random: (
  * the millisecond every torrent had lists of its own (a heap snapshot of 1,000 dormant torrents
  * held 2,007 lists, nearly all empty, each due to wake the event loop once, up to 30 min after
  * its torrent went dormant; 494 since); in seconds a 30 min period with 10 % jitter has 180
- * possible values, whatever the number of torrents. (The dormant announcer keeps one timer for all: its periods need no rounding.)
+ * possible values, whatever the number of torrents. The dormant announcer keeps one timer for
+ * all torrents: its periods need no rounding.
  */
 export function trackerTimerPeriodMs(intervalMs: number, jitter: number, random: () => number = Math.random): number {
   const ms = jitteredIntervalMs(intervalMs, jitter, random)
