@@ -129,7 +129,13 @@ export async function createUpgradePart(options: UpgradePartOptions): Promise<Up
     {
       method: 'POST',
       path: '/api/upgrade',
-      handle: async () => ({ status: 200, json: await runUpdate(options.actor, options.syncCycles, defaults.upgradeCommandTimeoutMs) }),
+      handle: async () => {
+        const answer = await runUpdate(options.actor, options.syncCycles, defaults.upgradeCommandTimeoutMs)
+        // The sync that answered may have forgotten reported results (a write still queued):
+        // the command returns once upgrade.json says what the answer says.
+        await queue
+        return { status: 200, json: answer }
+      },
     },
   ]
   return { logic, input, exitRequested, adminRoutes, status: () => ({ upgrade: describe(snapshot()) }) }
