@@ -47,7 +47,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createWriteStream } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -84,6 +84,12 @@ const waves = process.env.BENCH_SEEDING_WAVES === '2' ? 2 : 1
 const cli = process.env.BENCH_SEEDING_CLI ?? cliPath
 /** Profiles the restarted daemon (restore and the probe's wakes, until its stop) into this dir: `node --cpu-prof`. */
 const restartCpuProfDir = process.env.BENCH_SEEDING_CPU_PROF
+/**
+ * Heap snapshots of the first daemon into this dir (`--heapsnapshot-signal`, one per memory note:
+ * engine loaded, first wave dormant, all dormant), named after the note, to see what a dormant
+ * torrent holds: `node --import tsx bench/_heapsnapshot.ts <before> <after> <torrents between>`.
+ */
+const heapSnapshotDir = process.env.BENCH_SEEDING_HEAP_SNAPSHOTS
 /** The restarted daemon's debug log (JSON lines, epoch ms) and a `bench: restart spawned` line, to see where its start-up went. */
 const restartLogFile = process.env.BENCH_SEEDING_RESTART_LOG
 /** Generous: qBittorrent checks one torrent at a time, ~1 s each on this machine. */
@@ -192,6 +198,27 @@ async function idleWindow(pid: number, figures: PhaseFigures): Promise<void> {
 }
 
 /** Resolves with when (performance.now()) a sync from the agent first lists all N tasks as seeding. */
+/** Asks the daemon for a heap snapshot (SIGUSR2) and waits until it is written; renames it after `label`. */
+async function heapSnapshot(pid: number, label: string, answers: () => Promise<unknown>): Promise<void> {
+  const dir = heapSnapshotDir!
+  const written = async () => (await readdir(dir)).filter((name) => name.endsWith('.heapsnapshot') && name.includes(`.${pid}.`))
+  const before = new Set(await written())
+  process.kill(pid, 'SIGUSR2')
+  const deadline = performance.now() + 120_000
+  for (;;) {
+    await delay(500)
+    const fresh = (await written()).find((name) => !before.has(name))
+    // Node writes the file in one go on the main thread: it is complete once the daemon answers again.
+    if (fresh && (await answers().then(() => true, () => false))) {
+      const to = join(dir, `${label.replace(/\W+/g, '-')}.heapsnapshot`)
+      await rename(join(dir, fresh), to)
+      log(`heap snapshot ${label}: ${to}`)
+      return
+    }
+    if (performance.now() > deadline) throw new Error(`no heap snapshot from ${pid} within 120 s`)
+  }
+}
+
 function whenReportedSeeding(server: ReferenceServer): Promise<number> {
   return new Promise((resolve) => {
     const off = server.on('sync', (record) => {
@@ -228,10 +255,11 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     const token = (await readFile(join(dir, 'state', 'admin.token'), 'utf8')).trim()
     const res = await fetch(`http://127.0.0.1:${adminPort}/api/torrents/status`, { headers: { authorization: `Bearer ${token}` } })
     if (!res.ok) throw new Error(`/api/torrents/status answered ${res.status}`)
-    return (await res.json()) as { live: number; dormant: number; announces: number }
+    return (await res.json()) as { live: number; dormant: number; announces: number; memorySettling?: boolean }
   }
   /** stderr only: where the RSS is (anonymous memory, V8's heap used and committed, from /proc and the daemon's /metrics). */
   const memoryNote = async (pid: number, label: string) => {
+    if (heapSnapshotDir && pid === child?.pid && !label.includes('idle')) await heapSnapshot(pid, label, torrentsStatus)
     try {
       const token = (await readFile(join(dir, 'state', 'admin.token'), 'utf8')).trim()
       const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text()
@@ -242,7 +270,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
       log(`memory ${label}: ${(err as Error).message}`)
     }
   }
-  const waitForStatus = async (what: string, check: (status: { live: number; dormant: number; announces: number }) => boolean, timeoutMs = phaseTimeoutMs) => {
+  const waitForStatus = async (what: string, check: (status: { live: number; dormant: number; announces: number; memorySettling?: boolean }) => boolean, timeoutMs = phaseTimeoutMs) => {
     const deadline = performance.now() + timeoutMs
     for (;;) {
       const status = await torrentsStatus().catch(() => undefined)
@@ -251,6 +279,13 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
       await delay(1000)
     }
   }
+  // The daemon gives memory back once its torrents are dormant and their first announces are over
+  // (memory-settle.ts: up to a minute after the previous settle): a seedbox at rest is measured.
+  const settled = async () => {
+    const started = performance.now()
+    await waitForStatus('the memory settle after the dormant torrents', (s) => s.memorySettling !== true, 120_000).catch(() => undefined)
+    log(`agent: memory settled ${Math.round(performance.now() - started)} ms after the announces`)
+  }
   const library = fixtures.slice(0, count)
   const wave = wavesOf(library)
   const warmUp = fixtures[count]!
@@ -258,8 +293,9 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
   let stderr = ''
   const startDaemon = (options: { profile?: boolean } = {}) => {
     const profile = options.profile && restartCpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', restartCpuProfDir] : []
+    const snapshots = !options.profile && heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapSnapshotDir}`] : []
     const restartLog = options.profile && restartLogFile ? createWriteStream(restartLogFile) : undefined
-    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), ...profile, cli, 'daemon', '--config', configPath, '--log-level', restartLog ? 'debug' : 'warn'], {
+    const proc = spawn(process.execPath, [...shebangNodeFlags(cli), ...profile, ...snapshots, cli, 'daemon', '--config', configPath, '--log-level', restartLog ? 'debug' : 'warn'], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, ...shebangEnv(cli, process.env.BENCH_SEEDING_DAEMON_ENV) },
     })
@@ -305,6 +341,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
       await waitUntilAllSeed(peerPort, wave.first, { timeoutMs: phaseTimeoutMs })
       await waitForStatus(`the first wave's ${wave.first.length + 1} torrents to go dormant`, (s) => s.dormant === wave.first.length + 1)
       await waitForStatus('the first wave\'s announces', (s) => !withTracker || s.announces >= wave.first.length + 1, 120_000).catch(() => undefined)
+      await settled()
       await delay(5000)
       figures.rssFirstWaveMiB = round(await rssMiB(pid), 1)
       await memoryNote(pid, 'first wave dormant')
@@ -326,6 +363,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     const announced = await waitForStatus('the first announces of the dormant torrents', (s) => !withTracker || s.announces >= count + 1, 120_000).catch(() => undefined)
     figures.announcesBeforeIdle = announced?.announces
     log(`agent: all dormant after ${figures.dormantAfterAddMs} ms; ${figures.announcesBeforeIdle} announces`)
+    await settled()
     await delay(5000)
     figures.dormant = (await torrentsStatus()).dormant
     await memoryNote(pid, 'all dormant')

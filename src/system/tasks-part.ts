@@ -35,8 +35,8 @@ export function createTasksPart(options: TasksPartOptions) {
   const peers = options.config.downloads.torrent
   // Torrents go dormant in waves (a batch's grace running out, a restart restoring all): once a
   // wave is over, one compacting GC gives the heap pages their webtorrent objects held back, and
-  // glibc the memory they freed outside the heap; after the dormant torrents' announces, a trim
-  // alone (runtime/memory-settle.ts).
+  // glibc the memory they freed outside the heap; once the wave's first announces are all over,
+  // another (their garbage); after later announces, a trim alone (runtime/memory-settle.ts).
   const memory = new MemorySettler({ onSettled: (result) => log.debug(result, 'memory settled after torrents went dormant') })
   // The engine's module is imported with the first task (lazy-engine.ts): an idle agent never loads webtorrent.
   const engine = lazyEngine(async () => new (await import('../services/torrent/engine.js')).WebTorrentEngine({
@@ -50,7 +50,7 @@ export function createTasksPart(options: TasksPartOptions) {
     natPmp: peers.natTraversal,
     torrentPort: peers.port,
     idleGraceMs: peers.idleGraceMs,
-    onAnnouncesIdle: () => memory.nativeReleased(),
+    onAnnouncesIdle: ({ firstAnnouncesDone }) => (firstAnnouncesDone ? memory.wavesAnnounced() : memory.nativeReleased()),
     // Verified-piece maps beside torrents/<infohash>.torrent: a restart seeds without re-hashing.
     stateDir: options.config.daemon.stateDir,
     ...options.engine,
@@ -113,7 +113,7 @@ export function createTasksPart(options: TasksPartOptions) {
       const report = taskReportOf(snapshot)
       return report ? { id: report.id, infoHash: report.infoHash, state: report.state, dormant: snapshot.context.dormant } : null
     }).filter((task): task is TorrentsStatus['tasks'][number] => task !== null)
-    return { engine: engine.started ? 'started' : 'not_started', ...(engine.dormancy?.() ?? { live: 0, dormant: 0, announces: 0 }), tasks }
+    return { engine: engine.started ? 'started' : 'not_started', ...(engine.dormancy?.() ?? { live: 0, dormant: 0, announces: 0 }), memorySettling: memory.pending > 0, tasks }
   }
   const adminRoutes: AdminRoute[] = [
     { method: 'GET', path: '/api/torrents/status', handle: () => ({ status: 200, json: status() }) },
@@ -205,5 +205,7 @@ export interface TorrentsStatus {
   dormant: number
   /** Announces the dormant-torrent scheduler has sent. */
   announces: number
+  /** Torrents went dormant (or their first announces ended) and the memory settler's GC or trim for them is still to come. */
+  memorySettling: boolean
   tasks: { id: string; infoHash: string; state: TaskState; dormant: boolean }[]
 }

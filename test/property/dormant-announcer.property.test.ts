@@ -205,6 +205,106 @@ describe('DormantAnnouncer', () => {
     announcer.close()
   })
 
+  it('says the first announces are done once, when the last first announce of a wave has ended, and not for the later ones', async () => {
+    const clock = new FakeClock()
+    const release: (() => void)[] = []
+    const idles: boolean[] = []
+    const announcer = new DormantAnnouncer({
+      timers: clock, firstSpreadMs: 0, defaultIntervalMs: 60_000, jitter: 0, retryMinMs: 2_000, retryMaxMs: 300_000, maxInFlight: 1,
+      onIdle: ({ firstAnnouncesDone }) => idles.push(firstAnnouncesDone),
+      announceOnce: async () => {
+        await new Promise<void>((resolve) => release.push(resolve))
+        return { answered: 1, trackers: 1 }
+      },
+    })
+    const settle = async () => { for (let i = 0; i < 5; i++) await Promise.resolve() }
+    announcer.add(target(1))
+    announcer.add(target(2))
+    await clock.advanceTo(1)
+    // One slot: the first ends and the second starts at once, so nothing is idle in between.
+    release.shift()!()
+    await settle()
+    expect(idles).toEqual([])
+    // A torrent that goes dormant meanwhile belongs to the wave: its first announce is awaited too.
+    announcer.add(target(3))
+    await clock.advanceTo(2)
+    release.shift()!()
+    await settle()
+    expect(idles).toEqual([])
+    release.shift()!()
+    await settle()
+    expect(idles).toEqual([true])
+    // The next round of announces (the interval later) is no wave's first.
+    await clock.advanceTo(61_000)
+    for (let n = 0; n < 3; n++) {
+      release.shift()!()
+      await settle()
+    }
+    expect(idles).toEqual([true, false])
+    announcer.close()
+  })
+
+  it('says the first announces are done exactly when a first announce ended and none of a torrent still asleep is left, whatever wakes and sleeps again meanwhile', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.record({ torrent: fc.integer({ min: 0, max: 7 }), op: fc.constantFrom('add', 'delete', 'end') }), { minLength: 1, maxLength: 40 }),
+      async (ops) => {
+        const clock = new FakeClock()
+        const release: (() => void)[] = []
+        const idles: boolean[] = []
+        // The model: torrents asleep whose first announce since they went dormant has not ended,
+        // and the target each sleep was added with (an announce is of the sleep it was sent for).
+        const firstPending = new Set<number>()
+        const current = new Map<number, DormantTarget>()
+        const inFlight: DormantTarget[] = []
+        let firstEnded = false
+        const announcer = new DormantAnnouncer({
+          timers: clock, firstSpreadMs: 0, defaultIntervalMs: 3_600_000, jitter: 0, retryMinMs: 3_600_000, retryMaxMs: 3_600_000,
+          onIdle: ({ firstAnnouncesDone }) => {
+            idles.push(firstAnnouncesDone)
+            expect(firstAnnouncesDone).toBe(firstEnded && firstPending.size === 0)
+            if (firstAnnouncesDone) firstEnded = false
+          },
+          announceOnce: async (t) => {
+            inFlight.push(t)
+            await new Promise<void>((resolve) => release.push(resolve))
+            return { answered: 1, trackers: 1 }
+          },
+        })
+        const settle = async () => { for (let i = 0; i < 5; i++) await Promise.resolve() }
+        const endOne = async () => {
+          const t = inFlight.shift()!
+          const i = Number.parseInt(t.infoHash, 16)
+          if (current.get(i) === t && firstPending.delete(i)) firstEnded = true
+          release.shift()!()
+          await settle()
+        }
+        for (const { torrent, op } of ops) {
+          if (op === 'add') {
+            const t = target(torrent)
+            current.set(torrent, t)
+            announcer.add(t)
+            firstPending.add(torrent)
+            await clock.advanceTo(clock.now() + 1)
+          } else if (op === 'delete') {
+            announcer.delete(target(torrent).infoHash)
+            current.delete(torrent)
+            firstPending.delete(torrent)
+          } else if (release.length > 0) {
+            await endOne()
+          }
+        }
+        // Let everything in flight end: the wave is over.
+        while (release.length > 0) {
+          await endOne()
+          await clock.advanceTo(clock.now() + 1)
+        }
+        expect([...firstPending]).toEqual([])
+        expect(firstEnded).toBe(false)
+        announcer.close()
+      },
+    ), { numRuns: 100 })
+  })
+
   it('keeps the in-flight limit when a torrent sleeps again while its last announce is still in flight', async () => {
     const clock = new FakeClock()
     let inFlight = 0

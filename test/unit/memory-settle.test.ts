@@ -22,6 +22,22 @@ function settler(clock: ManualClock, options: { quietMs?: number; minIntervalMs?
   return { memory, runs }
 }
 
+/** The daemon's quiet time and interval; each GC and trim noted with the time it ran. */
+function loggedSettler(clock: ManualClock) {
+  const steps: string[] = []
+  const reports: { releases: number; nativeReleases: number; compacted: boolean }[] = []
+  const memory = new MemorySettler({
+    quietMs: 5_000,
+    minIntervalMs: 60_000,
+    timers: clock,
+    rss: () => 0,
+    compact: () => (steps.push(`gc@${clock.now()}`), true),
+    trim: () => (steps.push(`trim@${clock.now()}`), true),
+    onSettled: (result) => reports.push(result),
+  })
+  return { memory, steps, reports }
+}
+
 describe('MemorySettler: one compacting GC after a wave of dormant torrents', () => {
   it('waits until the releases have stopped for the quiet time, then compacts once for the whole wave', () => {
     const clock = new ManualClock()
@@ -109,17 +125,7 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
 
   it('trims without a GC after the announces end, at most once per interval, and never postpones a wave\'s GC', () => {
     const clock = new ManualClock()
-    const steps: string[] = []
-    const reports: { releases: number; nativeReleases: number; compacted: boolean }[] = []
-    const memory = new MemorySettler({
-      quietMs: 5_000,
-      minIntervalMs: 60_000,
-      timers: clock,
-      rss: () => 0,
-      compact: () => (steps.push(`gc@${clock.now()}`), true),
-      trim: () => (steps.push(`trim@${clock.now()}`), true),
-      onSettled: (result) => reports.push(result),
-    })
+    const { memory, steps, reports } = loggedSettler(clock)
     // Announces ending every second for two minutes: a trim 5 s after the first, the next a minute later.
     for (let i = 0; i < 120; i++) {
       memory.nativeReleased()
@@ -147,6 +153,30 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
     clock.advance(60_000)
     expect(steps).toEqual([`gc@${lastRelease + 5_000}`, `trim@${lastRelease + 5_000}`, `trim@${lastRelease + 65_000}`])
     expect(memory.pending).toBe(0)
+  })
+
+  it('compacts once more when a wave\'s first announces are over (their garbage), after the minimum interval', () => {
+    const clock = new ManualClock()
+    const { memory, steps } = loggedSettler(clock)
+    for (let i = 0; i < 10; i++) {
+      memory.released()
+      clock.advance(1_000)
+    }
+    // The wave's GC: 5 s after its last torrent went dormant (9 s).
+    clock.advance(5_000)
+    expect(steps).toEqual(['gc@14000', 'trim@14000'])
+    // Its first announces end over the next 50 s; the last of them says the wave is announced.
+    for (let i = 0; i < 50; i++) {
+      clock.advance(1_000)
+      if (i < 49) memory.nativeReleased()
+      else memory.wavesAnnounced()
+    }
+    // Quiet 5 s after the last (69 s), but the minimum interval holds it to a minute after the first GC.
+    clock.advance(10_000)
+    expect(steps).toEqual(['gc@14000', 'trim@14000', 'gc@74000', 'trim@74000'])
+    expect(memory.pending).toBe(0)
+    clock.advance(600_000)
+    expect(steps).toHaveLength(4)
   })
 
   it('compacts for real under --expose-gc: compactHeap is its default', () => {

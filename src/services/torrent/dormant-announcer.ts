@@ -49,14 +49,21 @@ export interface DormantAnnouncerOptions {
   timers?: DueTimers
   random?: () => number
   onError?: (err: unknown, infoHash: string) => void
-  /** The announces in flight have all ended (their tracker clients are destroyed): the memory settler may trim. */
-  onIdle?: () => void
+  /**
+   * The announces in flight have all ended (their tracker clients are destroyed): the memory
+   * settler may trim. `firstAnnouncesDone`: and since the last such call, the first announce of
+   * every torrent that went dormant has ended, so a wave's garbage (the tracker clients, parsers
+   * and responses of hundreds of announces, promoted to V8's old generation) is all dead now.
+   */
+  onIdle?: (info: { firstAnnouncesDone: boolean }) => void
 }
 
 interface Scheduled {
   target: DormantTarget
   started: boolean
   failures: number
+  /** Its first announce since it went dormant has not ended yet. */
+  first: boolean
 }
 
 export class DormantAnnouncer {
@@ -75,6 +82,10 @@ export class DormantAnnouncer {
   /** Ends the announces in flight at close: their tracker sockets do not outlive the engine. */
   readonly #closing = new AbortController()
   #announced = 0
+  /** Scheduled torrents whose first announce has not ended. */
+  #firstsPending = 0
+  /** A first announce ended since onIdle last said `firstAnnouncesDone`. */
+  #firstEnded = false
 
   constructor(options: DormantAnnouncerOptions) {
     this.#options = options
@@ -99,12 +110,15 @@ export class DormantAnnouncer {
 
   /** Keeps a dormant torrent announced; `started` for one restored at start (trackers may not know it). */
   add(target: DormantTarget, options: { started?: boolean } = {}): void {
-    this.#scheduled.set(target.infoHash, { target, started: options.started ?? false, failures: 0 })
+    if (this.#scheduled.get(target.infoHash)?.first) this.#firstsPending--
+    this.#scheduled.set(target.infoHash, { target, started: options.started ?? false, failures: 0, first: true })
+    this.#firstsPending++
     this.#queue.set(target.infoHash, this.#timers.now() + Math.floor(this.#random() * this.#options.firstSpreadMs))
   }
 
   /** The torrent woke (or is gone): its live torrent announces for itself from now on. */
   delete(infoHash: string): void {
+    if (this.#scheduled.get(infoHash)?.first) this.#firstsPending--
     this.#scheduled.delete(infoHash)
     this.#queue.delete(infoHash)
     const waiting = this.#waiting.indexOf(infoHash)
@@ -113,6 +127,7 @@ export class DormantAnnouncer {
 
   close(): void {
     this.#scheduled.clear()
+    this.#firstsPending = 0
     this.#waiting.length = 0
     this.#queue.close()
     this.#closing.abort()
@@ -145,6 +160,11 @@ export class DormantAnnouncer {
     }
     // Woken or removed meanwhile: its live torrent (or nothing) announces now.
     if (this.#scheduled.get(infoHash) === scheduled) {
+      if (scheduled.first) {
+        scheduled.first = false
+        this.#firstsPending--
+        this.#firstEnded = true
+      }
       const failed = !result || (result.trackers > 0 && result.answered === 0)
       let next: number
       if (failed) {
@@ -158,7 +178,11 @@ export class DormantAnnouncer {
       this.#queue.set(infoHash, this.#timers.now() + next)
     }
     this.#drain()
-    if (this.#inFlight === 0) this.#options.onIdle?.()
+    if (this.#inFlight === 0) {
+      const firstAnnouncesDone = this.#firstEnded && this.#firstsPending === 0
+      if (firstAnnouncesDone) this.#firstEnded = false
+      this.#options.onIdle?.({ firstAnnouncesDone })
+    }
   }
 }
 

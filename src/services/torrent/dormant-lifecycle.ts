@@ -78,7 +78,7 @@ export interface DormantLifecycleOptions<E extends DormantEntry> {
   retryMaxMs: number
   announceOnce: AnnounceOnce
   /** The dormant torrents' announces in flight have all ended (dormant-announcer.ts `onIdle`). */
-  onAnnouncesIdle?: () => void
+  onAnnouncesIdle?: (info: { firstAnnouncesDone: boolean }) => void
 }
 
 export class DormantLifecycle<E extends DormantEntry> {

@@ -82,8 +82,12 @@ export interface TorrentEngineOptions {
   /** Tests: the clock of the idle grace and of the dormant announces, and the announce itself. */
   dormancyTimers?: DueTimers
   dormantAnnounce?: AnnounceOnce
-  /** The dormant torrents' announces in flight have all ended: what they allocated is free (the memory settler trims). */
-  onAnnouncesIdle?: () => void
+  /**
+   * The dormant torrents' announces in flight have all ended: what they allocated is free (the
+   * memory settler trims); with `firstAnnouncesDone`, a dormant wave's first announces are all
+   * over and their garbage fills the heap (the settler compacts; dormant-announcer.ts).
+   */
+  onAnnouncesIdle?: (info: { firstAnnouncesDone: boolean }) => void
 }
 
 export interface StartTorrentInput {
