@@ -179,6 +179,23 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
     expect(steps).toHaveLength(4)
   })
 
+  it('does not hold a wave\'s GC back for the trims that ran while its announces ended, only for the last GC', () => {
+    const clock = new ManualClock()
+    const { memory, steps } = loggedSettler(clock)
+    memory.released()
+    clock.advance(5_000)
+    expect(steps).toEqual(['gc@5000', 'trim@5000'])
+    // Announces end every second for 100 s: their trims a minute apart; the last closes the wave.
+    for (let i = 0; i < 100; i++) {
+      clock.advance(1_000)
+      if (i < 99) memory.nativeReleased()
+      else memory.wavesAnnounced()
+    }
+    clock.advance(5_000)
+    // The GC 5 s after the wave's last announce (105 s), though a trim ran 40 s before it.
+    expect(steps).toEqual(['gc@5000', 'trim@5000', 'trim@65000', 'gc@110000', 'trim@110000'])
+  })
+
   it('compacts for real under --expose-gc: compactHeap is its default', () => {
     // vitest runs without --expose-gc: the default GC is a no-op then (returns false) and nothing is reported.
     const reports: unknown[] = []

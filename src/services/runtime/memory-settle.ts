@@ -74,7 +74,10 @@ export class MemorySettler {
   #timer: unknown
   #releases = 0
   #nativeReleases = 0
+  /** When the last settle ran (a trim alone waits a least interval after it)... */
   #lastAt = Number.NEGATIVE_INFINITY
+  /** ...and the last one that compacted (a GC waits a least interval after that only: a cheap trim in between must not hold a wave's GC back). */
+  #lastCompactAt = Number.NEGATIVE_INFINITY
   #closed = false
 
   constructor(options: MemorySettlerOptions = {}) {
@@ -110,7 +113,8 @@ export class MemorySettler {
   /**
    * Memory outside V8's heap was let go, and no heap worth a GC (the dormant torrents' announces
    * ended: their tracker sockets and HTTP parsers): glibc is asked for its free memory back
-   * `quietMs` after the first of them, at most once per least interval (shared with the GC). It
+   * `quietMs` after the first of them, at most once per least interval after any settle (a GC
+   * waits that long after the previous GC only, so these trims never hold a wave's GC back). It
    * does not push a settle already armed further away: on a seedbox of thousands an announce ends
    * every second or so, and that must not keep postponing a dormant wave's GC. A trim costs ~0.2
    * ms when there is little to give back.
@@ -140,7 +144,7 @@ export class MemorySettler {
   #due(): void {
     this.#timer = undefined
     if (this.#closed || this.pending === 0) return
-    const wait = this.#lastAt + this.#minIntervalMs - this.#timers.now()
+    const wait = (this.#releases > 0 ? this.#lastCompactAt : this.#lastAt) + this.#minIntervalMs - this.#timers.now()
     if (wait > 0) {
       this.#arm(wait)
       return
@@ -152,6 +156,7 @@ export class MemorySettler {
     const started = this.#timers.now()
     this.#lastAt = started
     const rssBefore = this.#rss()
+    if (releases > 0) this.#lastCompactAt = started
     const compacted = releases > 0 && this.#compact()
     // Without the GC, dead torrents' native memory is still held: a trim would find little.
     if (!compacted && nativeReleases === 0) return
