@@ -53,6 +53,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { createReferenceServer, type ReferenceServer } from '../src/reference-server/index.js'
+import type { TorrentsStatus } from '../src/system/tasks-part.js'
 import { harnessConfigToml } from '../test/helpers/agent-harness.js'
 import { cliPath } from '../test/helpers/daemon.js'
 import { startOpentracker, type OpenTracker } from '../test/helpers/opentracker.js'
@@ -197,7 +198,6 @@ async function idleWindow(pid: number, figures: PhaseFigures): Promise<void> {
   figures.rssAfterIdleMiB = round(await rssMiB(pid), 1)
 }
 
-/** Resolves with when (performance.now()) a sync from the agent first lists all N tasks as seeding. */
 /** Asks the daemon for a heap snapshot (SIGUSR2) and waits until it is written; renames it after `label`. */
 async function heapSnapshot(pid: number, label: string, answers: () => Promise<unknown>): Promise<void> {
   const dir = heapSnapshotDir!
@@ -219,6 +219,7 @@ async function heapSnapshot(pid: number, label: string, answers: () => Promise<u
   }
 }
 
+/** Resolves with when (performance.now()) a sync from the agent first lists all N tasks as seeding. */
 function whenReportedSeeding(server: ReferenceServer): Promise<number> {
   return new Promise((resolve) => {
     const off = server.on('sync', (record) => {
@@ -251,11 +252,11 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
   }))
   const adminPort = Number(/listen = "127\.0\.0\.1:(\d+)"/.exec(await readFile(configPath, 'utf8'))![1])
   /** The daemon's own view of its torrents (docs/torrents.md, Dormant torrents). */
-  const torrentsStatus = async (): Promise<{ live: number; dormant: number; announces: number }> => {
+  const torrentsStatus = async (): Promise<TorrentsStatus> => {
     const token = (await readFile(join(dir, 'state', 'admin.token'), 'utf8')).trim()
     const res = await fetch(`http://127.0.0.1:${adminPort}/api/torrents/status`, { headers: { authorization: `Bearer ${token}` } })
     if (!res.ok) throw new Error(`/api/torrents/status answered ${res.status}`)
-    return (await res.json()) as { live: number; dormant: number; announces: number; memorySettling?: boolean }
+    return (await res.json()) as TorrentsStatus
   }
   /** stderr only: where the RSS is (anonymous memory, V8's heap used and committed, from /proc and the daemon's /metrics). */
   const memoryNote = async (pid: number, label: string) => {
@@ -270,7 +271,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
       log(`memory ${label}: ${(err as Error).message}`)
     }
   }
-  const waitForStatus = async (what: string, check: (status: { live: number; dormant: number; announces: number; memorySettling?: boolean }) => boolean, timeoutMs = phaseTimeoutMs) => {
+  const waitForStatus = async (what: string, check: (status: TorrentsStatus) => boolean, timeoutMs = phaseTimeoutMs) => {
     const deadline = performance.now() + timeoutMs
     for (;;) {
       const status = await torrentsStatus().catch(() => undefined)
@@ -280,10 +281,10 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
     }
   }
   // The daemon gives memory back once its torrents are dormant and their first announces are over
-  // (memory-settle.ts: up to a minute after the previous settle): a seedbox at rest is measured.
+  // (memory-settle.ts: up to a minute after the previous GC): a seedbox at rest is measured.
   const settled = async () => {
     const started = performance.now()
-    await waitForStatus('the memory settle after the dormant torrents', (s) => s.memorySettling !== true, 120_000).catch(() => undefined)
+    await waitForStatus('the memory settle after the dormant torrents', (s) => !s.memorySettling, 120_000).catch(() => undefined)
     log(`agent: memory settled ${Math.round(performance.now() - started)} ms after the announces`)
   }
   const library = fixtures.slice(0, count)

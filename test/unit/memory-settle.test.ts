@@ -38,6 +38,15 @@ function loggedSettler(clock: ManualClock) {
   return { memory, steps, reports }
 }
 
+/** A wave's first announces ending one a second for `seconds`; the last says the wave is announced. */
+function waveAnnounces(memory: MemorySettler, clock: ManualClock, seconds: number) {
+  for (let i = 1; i <= seconds; i++) {
+    clock.advance(1_000)
+    if (i < seconds) memory.nativeReleased()
+    else memory.wavesAnnounced()
+  }
+}
+
 describe('MemorySettler: one compacting GC after a wave of dormant torrents', () => {
   it('waits until the releases have stopped for the quiet time, then compacts once for the whole wave', () => {
     const clock = new ManualClock()
@@ -166,11 +175,7 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
     clock.advance(5_000)
     expect(steps).toEqual(['gc@14000', 'trim@14000'])
     // Its first announces end over the next 50 s; the last of them says the wave is announced.
-    for (let i = 0; i < 50; i++) {
-      clock.advance(1_000)
-      if (i < 49) memory.nativeReleased()
-      else memory.wavesAnnounced()
-    }
+    waveAnnounces(memory, clock, 50)
     // Quiet 5 s after the last (69 s), but the minimum interval holds it to a minute after the first GC.
     clock.advance(10_000)
     expect(steps).toEqual(['gc@14000', 'trim@14000', 'gc@74000', 'trim@74000'])
@@ -186,11 +191,7 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
     clock.advance(5_000)
     expect(steps).toEqual(['gc@5000', 'trim@5000'])
     // Announces end every second for 100 s: their trims a minute apart; the last closes the wave.
-    for (let i = 0; i < 100; i++) {
-      clock.advance(1_000)
-      if (i < 99) memory.nativeReleased()
-      else memory.wavesAnnounced()
-    }
+    waveAnnounces(memory, clock, 100)
     clock.advance(5_000)
     // The GC 5 s after the wave's last announce (105 s), though a trim ran 40 s before it.
     expect(steps).toEqual(['gc@5000', 'trim@5000', 'trim@65000', 'gc@110000', 'trim@110000'])
