@@ -70,8 +70,12 @@ try {
   if (threadsBefore) {
     const after = threadCpu()
     const byName: Record<string, number> = {}
-    for (const [tid, { name, seconds }] of after) byName[name] = Number(((byName[name] ?? 0) + seconds - (threadsBefore.get(tid)?.seconds ?? 0)).toFixed(2))
-    process.stderr.write(`[bench torrent agent] thread CPU s ${JSON.stringify(byName)}\n`)
+    const systemByName: Record<string, number> = {}
+    for (const [tid, { name, seconds, systemSeconds }] of after) {
+      byName[name] = Number(((byName[name] ?? 0) + seconds - (threadsBefore.get(tid)?.seconds ?? 0)).toFixed(2))
+      systemByName[name] = Number(((systemByName[name] ?? 0) + systemSeconds - (threadsBefore.get(tid)?.systemSeconds ?? 0)).toFixed(2))
+    }
+    process.stderr.write(`[bench torrent agent] thread CPU s ${JSON.stringify(byName)}, of it in the kernel ${JSON.stringify(systemByName)}\n`)
   }
   process.stdout.write('done\n')
   await next('quit')
@@ -85,14 +89,15 @@ try {
 }
 
 /** utime + stime of every thread of this process, by thread id, with the thread's name. */
-function threadCpu(): Map<string, { name: string; seconds: number }> {
-  const out = new Map<string, { name: string; seconds: number }>()
+/** Each thread's CPU seconds (user + system) and, of them, in the kernel (syscalls: socket reads, file writes). */
+function threadCpu(): Map<string, { name: string; seconds: number; systemSeconds: number }> {
+  const out = new Map<string, { name: string; seconds: number; systemSeconds: number }>()
   for (const tid of readdirSync('/proc/self/task')) {
     try {
       const text = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
       const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')).replace(/[0-9]+$/, '')
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-      out.set(tid, { name: tid === String(process.pid) ? 'main' : name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 })
+      out.set(tid, { name: tid === String(process.pid) ? 'main' : name, seconds: (Number(fields[11]) + Number(fields[12])) / 100, systemSeconds: Number(fields[12]) / 100 })
     } catch {
       // The thread ended.
     }

@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from 'vitest'
 import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
+import { createHash } from 'node:crypto'
 import { installWireTuning, nothingToRequest } from '../../src/services/torrent/wire-tuning.js'
+import { pieceDigest } from '../../src/services/torrent/piece-hash.js'
 
 // wire-tuning.ts replaces how webtorrent's wire parses what arrives, sends small messages and
 // assembles pieces (docs/torrents.md, CPU). Whatever way TCP cuts the byte stream, every message
@@ -262,6 +264,35 @@ describe('tuned piece assembly', () => {
         expect(Buffer.from(piece.flush()!).equals(Buffer.from(data))).toBe(true)
       },
     ))
+  })
+
+  it('takes the SHA-1 of exactly the bytes it hands out, whatever order the blocks arrive in and whichever arrive twice', () => {
+    const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex')
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 9 * 16384 + 300 }).chain((length) => {
+        const blocks = Math.ceil(length / 16384)
+        return fc.tuple(
+          fc.uint8Array({ minLength: length, maxLength: length }),
+          // Mostly in order (as peers answer), sometimes shuffled; some blocks sent again with other bytes.
+          fc.oneof(fc.constant([...Array(blocks).keys()]), fc.shuffledSubarray([...Array(blocks).keys()], { minLength: blocks, maxLength: blocks })),
+          fc.array(fc.record({ after: fc.nat(blocks - 1), block: fc.nat(blocks - 1) }), { maxLength: 4 }),
+        )
+      }),
+      ([data, order, repeats]) => {
+        const piece = newPiece(data.length)
+        for (let i = 0; i < order.length; i++) piece.reserve()
+        const bytesOf = (block: number) => data.subarray(block * 16384, block * 16384 + piece.chunkLength(block))
+        const setOnce = new Set<number>()
+        order.forEach((block, n) => {
+          piece.set(block, bytesOf(block), 'peer')
+          setOnce.add(block)
+          for (const r of repeats) if (r.after === n && setOnce.has(r.block) && setOnce.size < order.length) piece.set(r.block, Buffer.alloc(piece.chunkLength(r.block), 0xee), 'other')
+        })
+        const buf = piece.flush()!
+        expect(Buffer.from(buf).equals(Buffer.from(data))).toBe(true)
+        expect(pieceDigest(piece as never, buf)).toBe(sha1(data))
+      },
+    ), { numRuns: 300 })
   })
 
   it('skips a piece in the request pass only when webtorrent could not have asked for any block of it', () => {

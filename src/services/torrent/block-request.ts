@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import Piece from 'torrent-piece'
 import createDebug from 'debug'
+import { pieceDigest, type HashedPiece } from './piece-hash.js'
 
 // Torrent#_request for peer wires, as webtorrent 3 does it (lib/torrent.js), with what it kept per
 // request taken out (docs/torrents.md, CPU). webtorrent made, for every block it asked for, an
@@ -11,7 +11,7 @@ import createDebug from 'debug'
 // request keeps one small closure; a block that does not complete its piece runs no async
 // function (no promise, no microtask of its own); its log line is formatted only when logging is
 // on. What it does is unchanged: the same checks in the same order, the same reservation
-// bookkeeping, the piece hashed once complete and the rest of the work a microtask later, as after
+// bookkeeping, the piece hashed once complete (its SHA-1 taken as its blocks arrived, piece-hash.ts) and the rest of the work a microtask later, as after
 // webtorrent's `await hash(...)`. Web seeds keep webtorrent's own method (their requests span
 // pieces).
 
@@ -32,7 +32,7 @@ interface RequestWire {
   have(index: number): void
 }
 
-interface RequestPiece {
+interface RequestPiece extends HashedPiece {
   length: number
   reserve(): number
   cancel(reservation: number): void
@@ -107,7 +107,7 @@ function blockArrived(torrent: RequestTorrent, wire: RequestWire, index: number,
   if (debug.enabled) torrent._debug('got piece %s (offset: %s length: %s) from %s', index, piece.chunkOffset(reservation), piece.chunkLength(reservation), `${wire.remoteAddress}:${wire.remotePort}`)
   if (!piece.set(reservation, chunk!, wire)) return torrent._update()
   const buf = piece.flush()!
-  const hex = createHash('sha1').update(buf).digest('hex')
+  const hex = pieceDigest(piece, buf)
   // webtorrent went on after `await hash(buf)`: a microtask later, with the rest of the socket's data parsed first.
   queueMicrotask(() => pieceHashed(torrent, index, piece, buf, hex))
 }

@@ -3,6 +3,7 @@ import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
 import { acquirePieceBuffer } from './piece-pool.js'
 import { BLOCK_LENGTH, requestBlock } from './block-request.js'
+import { finishPieceHash, hashArrivedBlocks, type HashedPiece } from './piece-hash.js'
 import createDebug from 'debug'
 import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessageBytes } from '../../config/defaults.js'
 
@@ -20,7 +21,8 @@ import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessag
 // - Piece assembly: Piece kept each 16 KiB block and joined them into a new buffer at `flush`.
 //   Here the first block takes the piece's buffer from piece-pool.ts (uninitialised: every byte is written
 //   before `flush` hands it out) and every block is copied into place, so a block's buffer - a
-//   view of a socket chunk - is dropped at once and the piece is never joined.
+//   view of a socket chunk - is dropped at once and the piece is never joined. Its SHA-1 is taken
+//   as the blocks are copied in, while they are in cache (piece-hash.ts).
 // - Send: every message was its own push through two stream stages to its own socket write (on
 //   loopback a write also runs the receiver's TCP work). Messages of up to SMALL_MESSAGE_BYTES
 //   pushed in one tick - the requests a wire sends for a piece, `have`s to every peer - are
@@ -74,7 +76,7 @@ interface PendingRequest {
   length: number
 }
 
-interface PieceInternals {
+interface PieceInternals extends HashedPiece {
   length: number
   missing: number
   sources: unknown[] | null
@@ -85,8 +87,6 @@ interface PieceInternals {
   _reservations: number
   _flushed: boolean
   init(): boolean
-  /** The whole piece, filled block by block (this module's). */
-  _maData?: Buffer | null
 }
 
 let installed: true | string | undefined
@@ -394,6 +394,7 @@ function setBlock(this: PieceInternals, i: number, data: Uint8Array, source: unk
     this.missing -= block.length
     if (!this.sources!.includes(source)) this.sources!.push(source)
   }
+  hashArrivedBlocks(this, BLOCK_LENGTH)
   return this._buffered === this._chunks
 }
 
@@ -407,6 +408,7 @@ function getBlock(this: PieceInternals, i: number): Uint8Array | null | undefine
 /** Piece#flush: hands out the filled buffer (no join). */
 function flushPiece(this: PieceInternals): Uint8Array | null {
   if (!this._buffer || this._chunks !== this._buffered || !this._maData) return null
+  finishPieceHash(this, BLOCK_LENGTH)
   const whole = this._maData
   this._maData = null
   this._buffer = null
