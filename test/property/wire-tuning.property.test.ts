@@ -62,9 +62,21 @@ const message: fc.Arbitrary<Message> = fc.oneof(
   fc.constant({ kind: 'interested' as const }),
 )
 
-/** Cuts a byte stream at the given fractions, as TCP may. */
-const cut = (bytes: Buffer, fractions: number[]): Buffer[] => {
-  const points = [...new Set(fractions.map((f) => Math.floor(f * bytes.length)))].filter((p) => p > 0 && p < bytes.length).sort((a, b) => a - b)
+/** Where each length prefix and each message of `messages` ends in the stream after the handshake. */
+const boundariesOf = (messages: Message[]): number[] => {
+  const out: number[] = []
+  let at = handshake().length
+  for (const m of messages) {
+    const length = encode(m).length
+    out.push(at + 4, at + length)
+    at += length
+  }
+  return out
+}
+
+/** Cuts a byte stream at the given fractions, as TCP may, and at the chosen `exact` offsets (a message's or a length prefix's end). */
+const cut = (bytes: Buffer, fractions: number[], exact: number[] = []): Buffer[] => {
+  const points = [...new Set([...fractions.map((f) => Math.floor(f * bytes.length)), ...exact])].filter((p) => p > 0 && p < bytes.length).sort((a, b) => a - b)
   const chunks: Buffer[] = []
   let from = 0
   for (const point of [...points, bytes.length]) {
@@ -79,7 +91,10 @@ describe('tuned wire receive', () => {
     await fc.assert(fc.asyncProperty(
       fc.array(message, { maxLength: 30 }),
       fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 40 }),
-      async (messages, fractions) => {
+      // Chunks that end exactly where a message or its length prefix ends, or a few bytes either
+      // side: a message that straddles two chunks and ends exactly at the second one's end.
+      fc.array(fc.record({ boundary: fc.nat(), delta: fc.integer({ min: -3, max: 3 }) }), { maxLength: 16 }),
+      async (messages, fractions, picks) => {
         const wire = newWire('tcpIncoming')
         const seen: Message[] = []
         let handshaken = false
@@ -91,7 +106,9 @@ describe('tuned wire receive', () => {
         wire.on('interested', () => seen.push({ kind: 'interested' }))
         wire.on('error', () => {})
         const stream = Buffer.concat([handshake(), ...messages.map(encode)])
-        for (const chunk of cut(stream, fractions)) wire.write(chunk)
+        const boundaries = boundariesOf(messages)
+        const exact = boundaries.length ? picks.map((p) => boundaries[p.boundary % boundaries.length]! + p.delta) : []
+        for (const chunk of cut(stream, fractions, exact)) wire.write(chunk)
         // streamx hands writes to _write asynchronously, over as many ticks as it likes.
         // bittorrent-protocol reports a `have` of a piece the peer already has only once.
         const had = new Set<number>()
