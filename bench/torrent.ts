@@ -12,7 +12,7 @@
 // by default the daemon's shebang's flags from src/cli.ts; echoed in the line as agentNodeFlags), BENCH_TORRENT_PIECE_POOL=0 (the agent allocates every
 // piece's buffer afresh instead of reusing them, piece-pool.ts; echoed as piecePool: false),
 // BENCH_TORRENT_GC_COUNT=1 / BENCH_TORRENT_THREADS=1 (the agent's child prints its collections /
-// its CPU seconds per thread to stderr), BENCH_TORRENT_WRITE_SLICE_KIB (its file store's largest write), BENCH_TORRENT_WARM_PAGES=1 (a
+// its CPU seconds per thread, and of them in the kernel, to stderr), BENCH_TORRENT_WRITE_SLICE_KIB (its file store's largest write), BENCH_TORRENT_WARM_PAGES=1 (a
 // page-cache warm-up before each download; see warmPages), BENCH_TORRENT_ALLOC=1 / =promoted (the
 // agent's child prints what it allocated during the download by allocating function / only what
 // outlived the young generation; V8's sampling heap profiler).
