@@ -38,6 +38,14 @@ function loggedSettler(clock: ManualClock) {
   return { memory, steps, reports }
 }
 
+/** A wave of `torrents` going dormant, one every `everyMs`. */
+function dormantWave(memory: MemorySettler, clock: ManualClock, torrents: number, everyMs: number) {
+  for (let i = 0; i < torrents; i++) {
+    memory.released()
+    clock.advance(everyMs)
+  }
+}
+
 /** A wave's first announces ending one a second for `seconds`; the last says the wave is announced. */
 function waveAnnounces(memory: MemorySettler, clock: ManualClock, seconds: number) {
   for (let i = 1; i <= seconds; i++) {
@@ -52,10 +60,7 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
     const clock = new ManualClock()
     const { memory, runs } = settler(clock)
     // 300 torrents going dormant one every 100 ms: a wave of 30 s.
-    for (let i = 0; i < 300; i++) {
-      memory.released()
-      clock.advance(100)
-    }
+    dormantWave(memory, clock, 300, 100)
     expect(runs).toEqual([])
     clock.advance(4_899)
     expect(runs).toEqual([])
@@ -69,10 +74,7 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
   it('runs at most once per minimum interval: a torrent going dormant every few seconds does not compact each time', () => {
     const clock = new ManualClock()
     const { memory, runs } = settler(clock, { quietMs: 1_000, minIntervalMs: 60_000 })
-    for (let i = 0; i < 40; i++) {
-      memory.released()
-      clock.advance(5_000)
-    }
+    dormantWave(memory, clock, 40, 5_000)
     // 200 s of single releases: the first after 1 s of quiet, then one a minute at most.
     expect(runs.length).toBeGreaterThanOrEqual(3)
     expect(runs.length).toBeLessThanOrEqual(4)
@@ -167,10 +169,7 @@ describe('MemorySettler: one compacting GC after a wave of dormant torrents', ()
   it('compacts once more when a wave\'s first announces are over (their garbage), after the minimum interval', () => {
     const clock = new ManualClock()
     const { memory, steps } = loggedSettler(clock)
-    for (let i = 0; i < 10; i++) {
-      memory.released()
-      clock.advance(1_000)
-    }
+    dormantWave(memory, clock, 10, 1_000)
     // The wave's GC: 5 s after its last torrent went dormant (9 s).
     clock.advance(5_000)
     expect(steps).toEqual(['gc@14000', 'trim@14000'])

@@ -11,9 +11,9 @@ import { pieceDigest, type HashedPiece } from './piece-hash.js'
 // request keeps one small closure; a block that does not complete its piece runs no async
 // function (no promise, no microtask of its own); its log line is formatted only when logging is
 // on. What it does is unchanged: the same checks in the same order, the same reservation
-// bookkeeping, the piece hashed once complete (its SHA-1 taken as its blocks arrived, piece-hash.ts) and the rest of the work a microtask later, as after
-// webtorrent's `await hash(...)`. Web seeds keep webtorrent's own method (their requests span
-// pieces).
+// bookkeeping, the piece's SHA-1 checked once it is complete (taken as its blocks arrived,
+// piece-hash.ts) and the rest of the work a microtask later, as after webtorrent's
+// `await hash(...)`. Web seeds keep webtorrent's own method (their requests span pieces).
 
 /** torrent-piece's block size, the unit peers are asked for (wire-tuning.ts checks the class agrees before installing). */
 export const BLOCK_LENGTH = 1 << 14

@@ -14,7 +14,7 @@ import { createHash, type Hash } from 'node:crypto'
 // a piece that fails its hash is replaced by a new Piece, with no hash.
 
 /** Contiguous bytes fed to the hash in one update: fewer calls, and still in the core's 2 MiB L2 cache. */
-export const HASH_RUN_BYTES = 64 * 1024
+const HASH_RUN_BYTES = 64 * 1024
 
 export interface HashedPiece {
   length: number
