@@ -65,6 +65,12 @@ export interface SyncCycleResult {
   response: SyncResponse
   /** Whether the request reported a session `starting` or `ready` (a stream is live). */
   sessionsLive: boolean
+  /**
+   * This sync's number, counted when it gathered its state (before its request left): an answer
+   * is labelled with the sync that asked, never with a count read later (`media-agent update`
+   * waits for a sync started after it asked). Absent from bindings that do not count.
+   */
+  cycle?: number
 }
 
 export interface SyncActorInput {
@@ -174,7 +180,7 @@ export const controlPlaneMachine = setup({
     applyControl: (_, _params: { control: Control; origin: 'sync' | 'sse' | 'local' }) => {},
     applyAction: (_, _params: { action: SyncAction; origin: 'sync' | 'sse' | 'local' }) => {},
     deliverStreamSessions: (_, _params: { sessions: StreamSession[] }) => {},
-    deliverUpgrade: (_, _params: { requested: boolean; offer: UpgradeOffer | undefined }) => {},
+    deliverUpgrade: (_, _params: { requested: boolean; offer: UpgradeOffer | undefined; cycle: number | undefined }) => {},
     reportRegistered: (_, _params: RegisterResponse) => {},
     log: (_, _params: { level: ControlPlaneLogLevel; msg: string; data?: Record<string, unknown> }) => {},
   },
@@ -311,7 +317,7 @@ export const controlPlaneMachine = setup({
                 onDone: {
                   target: 'settled',
                   actions: enqueueActions(({ context, event, enqueue, check }) => {
-                    const { response, sessionsLive } = event.output
+                    const { response, sessionsLive, cycle } = event.output
                     enqueue({ type: 'deliverStreamSessions', params: { sessions: response.streamSessions } })
                     const acknowledged = acknowledge(context.ledger, context.inFlightAcks)
                     const result = admit(enqueue, check, context, acknowledged, { controls: response.controls, actions: response.actions }, 'sync')
@@ -326,7 +332,7 @@ export const controlPlaneMachine = setup({
                       // New controls: one prompt follow-up carries their acknowledgement.
                       followUp: context.followUp || result.admitted > 0,
                     })
-                    enqueue({ type: 'deliverUpgrade', params: { requested: response.upgradeRequested, offer: response.upgrade } })
+                    enqueue({ type: 'deliverUpgrade', params: { requested: response.upgradeRequested, offer: response.upgrade, cycle } })
                   }),
                 },
                 onError: [

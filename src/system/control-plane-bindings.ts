@@ -61,8 +61,8 @@ export interface ControlSink {
   applyControl(control: Control): void | Promise<void>
   /** Every successful sync: the full list of this agent's stream sessions. */
   streamSessions(sessions: StreamSession[]): void
-  /** Every successful sync: the server's `upgradeRequested` and `upgrade`. */
-  upgrade(requested: boolean, offer?: UpgradeOffer): void
+  /** Every successful sync: the server's `upgradeRequested` and `upgrade`; `cycle`: that sync's number (`SyncCycleResult`). */
+  upgrade(requested: boolean, offer: UpgradeOffer | undefined, cycle: number | undefined): void
 }
 
 export interface RegisteredInfo {
@@ -85,6 +85,13 @@ export interface ControlPlaneDeps {
   random?: () => number
   /** Reported in the register and sync bodies; package.json's version by default. */
   version?: string
+  /** Counts the syncs started (each one's `cycle`); the part reads it for `media-agent update`. */
+  syncs?: SyncCounter
+}
+
+/** How many syncs have gathered their state so far; register requests are not counted. */
+export interface SyncCounter {
+  started: number
 }
 
 const settingKeys = [
@@ -162,6 +169,7 @@ export function createControlPlaneLogic(deps: ControlPlaneDeps) {
   const downlinkLog = log.child({ component: 'downlink' })
   const version = deps.version ?? agentVersion
   const registerSource = deps.registerSource ?? defaultRegisterSource
+  const syncs = deps.syncs ?? { started: 0 }
 
   const downlink = downlinkMachine.provide({
     actors: {
@@ -207,6 +215,8 @@ export function createControlPlaneLogic(deps: ControlPlaneDeps) {
         return deps.api.register(body)
       }),
       sync: fromPromise<SyncCycleResult, SyncActorInput>(async ({ input }) => {
+        syncs.started += 1
+        const cycle = syncs.started
         const state = await deps.source.collect()
         const response = await deps.api.sync({
           ...state,
@@ -216,7 +226,7 @@ export function createControlPlaneLogic(deps: ControlPlaneDeps) {
           version,
           appliedControls: input.appliedControls,
         })
-        return { response, sessionsLive: state.sessions.some((session) => session.state === 'starting' || session.state === 'ready') }
+        return { response, cycle, sessionsLive: state.sessions.some((session) => session.state === 'starting' || session.state === 'ready') }
       }),
       downlink,
     },
@@ -226,7 +236,7 @@ export function createControlPlaneLogic(deps: ControlPlaneDeps) {
       applyAction: (_, { action, origin }) =>
         guarded(log, { action: action.type, taskId: action.taskId, origin }, () => deps.sink.applyAction(action)),
       deliverStreamSessions: (_, { sessions }) => guarded(log, { what: 'streamSessions' }, () => deps.sink.streamSessions(sessions)),
-      deliverUpgrade: (_, { requested, offer }) => guarded(log, { what: 'upgrade' }, () => deps.sink.upgrade(requested, offer)),
+      deliverUpgrade: (_, { requested, offer, cycle }) => guarded(log, { what: 'upgrade' }, () => deps.sink.upgrade(requested, offer, cycle)),
       reportRegistered: (_, response) =>
         guarded(log, { what: 'onRegistered' }, () =>
           deps.onRegistered({ agentId: response.agentId, signingSecret: response.signingSecret, minAgentVersion: response.minAgentVersion })),
@@ -245,6 +255,8 @@ export interface ControlPlanePart {
   input: ControlPlaneInput
   /** Close after the actors stopped: they drop the held-open SSE/wake and idle sockets. */
   closers: { name: string; close(): Promise<void> }[]
+  /** How many syncs have started: the `cycle` of the latest one (`media-agent update` waits for a later one). */
+  syncsStarted(): number
 }
 
 /**
@@ -279,8 +291,9 @@ export function createControlPlanePart(options: {
     wakeHeldReconnectMs: timing(config, 'wakeHeldReconnectMs'),
   })
   const settings = controlPlaneSettingsFrom(config.testing)
+  const syncs: SyncCounter = { started: 0 }
   const logic = createControlPlaneLogic({
-    api, transport, settings, logger,
+    api, transport, settings, logger, syncs,
     source: options.source, sink: options.sink, onRegistered: options.onRegistered,
     ...(options.registerSource ? { registerSource: options.registerSource } : {}),
     ...(options.random ? { random: options.random } : {}),
@@ -294,5 +307,6 @@ export function createControlPlanePart(options: {
       { name: 'downlinkTransport', close: () => transport.close() },
       { name: 'serverApi', close: () => api.close() },
     ],
+    syncsStarted: () => syncs.started,
   }
 }

@@ -120,16 +120,6 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
     }),
   }
 
-  // ---- upgrade (issue 15): numbers the sync cycles as each starts (they never overlap), so
-  // `media-agent update` can tell the answer to its own sync from one already on its way ----
-  let syncCycles = 0
-  const collectSyncState = source.collect.bind(source)
-  source.collect = () => {
-    syncCycles += 1
-    return collectSyncState()
-  }
-  // ---- end upgrade ----
-
   // One idempotent callback for every action and control, whichever path brought it (the
   // control plane deduplicates by id before calling here). Capabilities not built into this
   // version are logged once per kind and acknowledged, never fatal (protocol.md 1, Control).
@@ -183,9 +173,9 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
       post(() => root?.send({ type: 'sessions.update', sessions }))
     },
     // ---- end sessions ----
-    upgrade: (requested, offer) => {
-      // ---- upgrade (issue 15) ----
-      const cycle = syncCycles
+    upgrade: (requested, offer, cycle) => {
+      // ---- upgrade (issue 15): `cycle` numbers the sync that asked, so `media-agent update`
+      // can tell the answer to its own sync from one already on its way ----
       post(() => root?.system.get('upgrade')?.send({ type: 'upgrade.sync', requested, offer, cycle }))
       // ---- end upgrade ----
       upgradeRequested = requested
@@ -217,7 +207,7 @@ export async function buildSystemParts(deps: SystemDeps): Promise<BuiltParts> {
   })
 
   // ---- upgrade (issue 15, docs/upgrade.md) ----
-  const upgrade = await createUpgradePart({ config, logger, api: controlPlane.api, actor: () => root?.system.get('upgrade'), requestSync, syncCycles: () => syncCycles })
+  const upgrade = await createUpgradePart({ config, logger, api: controlPlane.api, actor: () => root?.system.get('upgrade'), requestSync, syncCycles: () => controlPlane.syncsStarted() })
   // ---- end upgrade ----
 
   // ---- HLS segment cache (issue 11, docs/hls-cache.md) ----

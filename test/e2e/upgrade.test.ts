@@ -210,7 +210,9 @@ describe('self-upgrade, end to end', () => {
     // Set the flag without a wake, so that `update` is what makes the agent see it.
     server.state.requestUpgrade(offer(nextVersion, 'ab'.repeat(32)))
     const failed = await runCli(['update', '--config', agent.configPath])
-    expect(failed.code, failed.stdout + failed.stderr).toBe(1)
+    // On a failure, say which syncs the server answered and how (the flag each saw), and what the daemon logged.
+    const syncsSeen = () => JSON.stringify(server.state.syncs.filter((sync) => sync.agentId === agentId).map((sync) => ({ at: sync.at, upgradeRequested: sync.response.upgradeRequested })))
+    expect(failed.code, `${failed.stdout}${failed.stderr}\nsyncs: ${syncsSeen()}\ndaemon: ${daemon.stderrText().slice(-3000)}`).toBe(1)
     expect(failed.stdout).toMatch(/upgrade failed \(.+\): the upgrade artifact's sha256 is [0-9a-f]{64}, the server offered (ab){32}/)
     const results = server.upgradeResults().slice(before).map((record) => record.result)
     expect(results).toEqual([expect.objectContaining({ outcome: 'failure', fromVersion: agentVersion, toVersion: nextVersion })])

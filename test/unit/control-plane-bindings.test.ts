@@ -13,6 +13,7 @@ import {
   defaultControlPlaneSettings,
   type ControlSink,
   type RegisteredInfo,
+  type SyncCounter,
   type SyncStateParts,
 } from '../../src/system/control-plane-bindings.js'
 import { flush, syncResponse } from './control-plane-fakes.js'
@@ -38,7 +39,7 @@ const state: SyncStateParts = {
   streamServer: { port: 7890, publicUrl: 'http://192.0.2.1:7890', addresses: [{ kind: 'lan', url: 'http://192.0.2.1:7890' }] },
 }
 
-function setup(options: { sink?: Partial<ControlSink>; responses?: SyncResponse[] } = {}) {
+function setup(options: { sink?: Partial<ControlSink>; responses?: SyncResponse[]; syncs?: SyncCounter } = {}) {
   const registers: RegisterRequest[] = []
   const syncs: SyncRequest[] = []
   const responses = options.responses ?? []
@@ -93,6 +94,7 @@ function setup(options: { sink?: Partial<ControlSink>; responses?: SyncResponse[
     random: () => 0.5,
     version: '0.14.0',
     onRegistered: (info) => registered.push(info),
+    ...(options.syncs ? { syncs: options.syncs } : {}),
   })
   const clock = new SimulatedClock()
   const actor = createActor(logic, { clock, input: controlPlaneInput({ agentId: 'agent-7', downlinkMode: 'sse', settings }) }).start()
@@ -145,6 +147,23 @@ describe('control plane bindings', () => {
     expect(h.syncs[1]!.appliedControls).toEqual(['c1', 'c2'])
     const failures = h.lines.filter((line) => line.msg === 'control handler failed; acknowledged anyway')
     expect(failures.map((line) => line.controlId)).toEqual(['c1', 'c2'])
+  })
+
+  it('labels each upgrade answer with the number of the sync that asked; registering is not a sync', async () => {
+    const answers: { requested: boolean; cycle: number | undefined }[] = []
+    const syncs: SyncCounter = { started: 0 }
+    const h = setup({
+      syncs,
+      sink: { upgrade: (requested, _offer, cycle) => void answers.push({ requested, cycle }) },
+      // The first answer brings a control, so a follow-up sync carries its acknowledgement.
+      responses: [syncResponse({ controls: [{ id: 'c1', kind: 'scan_library' }] }), syncResponse({ upgradeRequested: true })],
+    })
+    await flush()
+    await flush()
+    expect(h.registers).toHaveLength(1)
+    expect(h.syncs).toHaveLength(2)
+    expect(answers).toEqual([{ requested: false, cycle: 1 }, { requested: true, cycle: 2 }])
+    expect(syncs.started).toBe(2)
   })
 
   it('applies an SSE command through the same sink and deduplicates it against the sync response', async () => {
