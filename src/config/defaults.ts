@@ -284,6 +284,11 @@ export const torrentWireMaxRequests = 500
  * one small write per block answered (only at rates where webtorrent itself would keep ~500 out).
  */
 export const torrentWireRefillBlocks = 64
+/**
+ * The one buffer every outgoing TCP peer socket reads into (lent-reads.ts): a read takes at most
+ * this much. Node's own sockets allocate 64 KiB per read.
+ */
+export const torrentSocketReadBytes = 64 * 1024
 
 // ---- library-sync (contract 4.1, 8) -----------------------------------------------------------
 export const librarySyncTimeoutMs = 10 * 60_000

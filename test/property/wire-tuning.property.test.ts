@@ -4,7 +4,7 @@ import Wire from 'bittorrent-protocol'
 import Piece from 'torrent-piece'
 import Torrent from 'webtorrent/lib/torrent.js'
 import { createHash } from 'node:crypto'
-import { installWireTuning, nothingToRequest } from '../../src/services/torrent/wire-tuning.js'
+import { installWireTuning, nothingToRequest, receiveLent } from '../../src/services/torrent/wire-tuning.js'
 import { pieceDigest } from '../../src/services/torrent/piece-hash.js'
 
 // wire-tuning.ts replaces how webtorrent's wire parses what arrives, sends small messages and
@@ -86,6 +86,18 @@ const cut = (bytes: Buffer, fractions: number[], exact: number[] = []): Buffer[]
   return chunks
 }
 
+/** The messages `wire` hands its listeners, in order (a block copied as it is handed on). */
+const messagesOf = (wire: WireLike): Message[] => {
+  const seen: Message[] = []
+  wire.on('piece', (index: number, offset: number, data: Uint8Array) => seen.push({ kind: 'piece', index, offset, data: Uint8Array.from(data) }))
+  wire.on('have', (index: number) => seen.push({ kind: 'have', index }))
+  wire.on('keep-alive', () => seen.push({ kind: 'keep-alive' }))
+  wire.on('unchoke', () => seen.push({ kind: 'unchoke' }))
+  wire.on('interested', () => seen.push({ kind: 'interested' }))
+  wire.on('error', () => {})
+  return seen
+}
+
 describe('tuned wire receive', () => {
   it('hands every message whole and in order to its listeners, however the stream is cut into chunks', async () => {
     await fc.assert(fc.asyncProperty(
@@ -96,15 +108,9 @@ describe('tuned wire receive', () => {
       fc.array(fc.record({ boundary: fc.nat(), delta: fc.integer({ min: -3, max: 3 }) }), { maxLength: 16 }),
       async (messages, fractions, picks) => {
         const wire = newWire('tcpIncoming')
-        const seen: Message[] = []
+        const seen = messagesOf(wire)
         let handshaken = false
         wire.on('handshake', () => { handshaken = true })
-        wire.on('piece', (index: number, offset: number, data: Uint8Array) => seen.push({ kind: 'piece', index, offset, data: Uint8Array.from(data) }))
-        wire.on('have', (index: number) => seen.push({ kind: 'have', index }))
-        wire.on('keep-alive', () => seen.push({ kind: 'keep-alive' }))
-        wire.on('unchoke', () => seen.push({ kind: 'unchoke' }))
-        wire.on('interested', () => seen.push({ kind: 'interested' }))
-        wire.on('error', () => {})
         const stream = Buffer.concat([handshake(), ...messages.map(encode)])
         const boundaries = boundariesOf(messages)
         const exact = boundaries.length ? picks.map((p) => boundaries[p.boundary % boundaries.length]! + p.delta) : []
@@ -119,6 +125,52 @@ describe('tuned wire receive', () => {
         wire.destroy()
         expect(handshaken).toBe(true)
         expect(seen).toEqual(want)
+      },
+    ), { numRuns: Number(process.env.RUNS ?? 150) })
+  })
+})
+
+describe('tuned wire receive from a lent read buffer', () => {
+  // lent-reads.ts: a socket reads every chunk into one buffer that the next read overwrites. The
+  // wire must hand on the same messages as from chunks of their own, and nothing it keeps (a
+  // bitfield, a message split over reads) may still point into that buffer afterwards.
+  it('hands every message on whole and in order and keeps none of the buffer, however the reads are cut and whatever they overwrite', () => {
+    const bitfieldOf = (bytes: Uint8Array) => Buffer.concat([u32(1 + bytes.length), Buffer.from([5]), bytes])
+    fc.assert(fc.property(
+      fc.array(message, { maxLength: 30 }),
+      fc.uint8Array({ minLength: 1, maxLength: 300 }),
+      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 40 }),
+      fc.array(fc.record({ boundary: fc.nat(), delta: fc.integer({ min: -3, max: 3 }) }), { maxLength: 16 }),
+      fc.integer({ min: 0, max: 255 }),
+      (messages, bits, fractions, picks, scribble) => {
+        const wire = newWire('tcpIncoming')
+        const seen = messagesOf(wire)
+        let bitfield: { buffer: Uint8Array } | undefined
+        wire.on('bitfield', (field: { buffer: Uint8Array }) => { bitfield = field })
+        // The bitfield comes first after the handshake, as peers send it.
+        const stream = Buffer.concat([handshake(), bitfieldOf(bits), ...messages.map(encode)])
+        const shift = 5 + bits.length
+        const boundaries = boundariesOf(messages).map((at) => at + shift)
+        const exact = boundaries.length ? picks.map((p) => boundaries[p.boundary % boundaries.length]! + p.delta) : []
+        const shared = Buffer.allocUnsafeSlow(stream.length)
+        for (const chunk of cut(stream, fractions, exact)) {
+          chunk.copy(shared)
+          receiveLent(wire, shared.subarray(0, chunk.length))
+          shared.fill(scribble)
+        }
+        wire.destroy()
+        // A `have` sets its bit in the peer's bitfield, and one the bitfield holds is not reported;
+        // past the bitfield's end (it does not grow once received) every `have` is reported.
+        const expectedBits = Buffer.from(bits)
+        const inField = (index: number) => index < bits.length * 8
+        const isSet = (index: number) => inField(index) && (expectedBits[index >> 3]! & (0x80 >> (index & 7))) !== 0
+        const had = new Set<number>()
+        const want = messages
+          .filter((m) => m.kind !== 'have' || !inField(m.index) || (!isSet(m.index) && !had.has(m.index) && Boolean(had.add(m.index))))
+          .map((m) => (m.kind === 'piece' ? { ...m, data: Uint8Array.from(m.data) } : m))
+        for (const index of had) expectedBits[index >> 3]! |= 0x80 >> (index & 7)
+        expect(seen).toEqual(want)
+        expect(Buffer.from(bitfield!.buffer.subarray(0, bits.length))).toEqual(expectedBits)
       },
     ), { numRuns: Number(process.env.RUNS ?? 150) })
   })

@@ -15,6 +15,7 @@ import { FilePool, deleteTorrentFiles, fileStoreFor, noDataOnDisk, storeFilePath
 import { readTorrentFile } from './read-stream.js'
 import { PieceMaps, type PieceMap } from './piece-map.js'
 import { installWireTuning } from './wire-tuning.js'
+import { installLentReads } from './lent-reads.js'
 import { installMseKeys } from './mse-keys.js'
 import { installPiecePool } from './piece-pool.js'
 import { jitterAnnounces, parkIdleTimers } from './idle-timers.js'
@@ -224,7 +225,12 @@ export class WebTorrentEngine implements TorrentEngine {
     if (options.stateDir && !options.store) {
       this.#pieceMaps = new PieceMaps({ stateDir: options.stateDir, pool: this.#files, logger: this.#log, writeIntervalMs: options.pieceMapWriteIntervalMs })
     }
-    if (options.wireTuning !== false) this.#warnOnce(installWireTuning(), 'webtorrent changed: its wire and piece code stay untuned (more CPU per GiB)')
+    if (options.wireTuning !== false) {
+      const untuned = installWireTuning()
+      this.#warnOnce(untuned, 'webtorrent changed: its wire and piece code stay untuned (more CPU per GiB)')
+      // Lent reads parse with the tuned wire's rules (what may keep a view of a read).
+      if (!untuned) this.#warnOnce(installLentReads(), 'webtorrent changed: peer sockets allocate a buffer per read (more GC per GiB)')
+    }
     if (options.wireTuning !== false) this.#warnOnce(installMseKeys(), 'bittorrent-protocol changed: each encrypted connection checks the MSE prime again (~20 ms CPU)')
     if (options.wireTuning !== false && options.piecePool !== false) this.#warnOnce(installPiecePool({
       maxFreePerLength: defaults.torrentPiecePoolMaxFreePerLength, maxFreeBytes: defaults.torrentPiecePoolMaxFreeBytes, idleEmptyMs: defaults.torrentPiecePoolIdleEmptyMs,

@@ -19,6 +19,9 @@
 //
 // HTTP(S) announces need no hook: bittorrent-tracker hands `proxyOpts.httpAgent/httpsAgent` to
 // fetch as its undici dispatcher, and the network supplies one that connects through it.
+//
+// In the clear, the same `_drain` hook has webtorrent's outgoing TCP sockets read into the
+// engine's one shared buffer (lent-reads.ts) unless the client limits its download rate.
 // Web seeds (plain fetch) are untouched and stay in the clear, as the contract wants.
 import dgram from 'node:dgram'
 import { existsSync } from 'node:fs'
@@ -30,6 +33,7 @@ import { pathToFileURL } from 'node:url'
 import type { EventEmitter } from 'node:events'
 import type { Dispatcher } from 'undici'
 import Torrent from 'webtorrent/lib/torrent.js'
+import { connectLendingReads, lentReadsInstalled } from './lent-reads.js'
 
 /** The listener webtorrent's ConnPool uses (`net.Server` as far as it goes). */
 export interface PeerServer extends EventEmitter {
@@ -64,6 +68,8 @@ export interface PeerNetwork {
 // ---- the routing scope ----------------------------------------------------------------------
 
 let scope: PeerNetwork | undefined
+/** Inside a clear `_drain` that lends reads: `net.connect` makes a socket of lent-reads.ts. */
+let lendingReads = false
 let netWrapped = false
 
 type Fn = (...args: unknown[]) => unknown
@@ -89,7 +95,14 @@ function wrapNodeModules(): void {
     }
     return network.connect(typeof second === 'string' ? second : 'localhost', Number(first))
   }
-  netModule.connect = routed(connect, connectArgs)
+  const routedConnect = routed(connect, connectArgs)
+  netModule.connect = function (this: unknown, ...args: unknown[]) {
+    const [options] = args
+    if (!scope && lendingReads && args.length === 1 && typeof options === 'object' && options !== null) {
+      return connectLendingReads((lending) => connect.call(net, lending) as net.Socket, options as net.TcpNetConnectOpts)
+    }
+    return routedConnect.apply(this, args)
+  }
   netModule.createConnection = routed(createConnection, connectArgs)
   netModule.createServer = routed(createServer, (network) => network.createServer())
   dgramModule.createSocket = routed(createSocket, (network) => network.createUdpSocket())
@@ -118,7 +131,7 @@ const networkKey = Symbol.for('media-agent.peerNetwork')
 const clientNetworks = new WeakMap<object, PeerNetwork>()
 
 interface TorrentLike {
-  client?: object
+  client?: { throttleGroups?: { down?: { getEnabled?(): boolean } } }
   _drain(): void
 }
 
@@ -158,7 +171,14 @@ async function installHooks(): Promise<void> {
     if (typeof drain !== 'function') throw new Error('webtorrent Torrent has no _drain: peer connections cannot be routed')
     torrentProto._drain = function (this: TorrentLike) {
       const network = this.client ? clientNetworks.get(this.client) : undefined
-      return withinNetwork(network, () => drain.call(this))
+      if (network || !lendsReads(this.client)) return withinNetwork(network, () => drain.call(this))
+      wrapNodeModules()
+      lendingReads = true
+      try {
+        return drain.call(this)
+      } finally {
+        lendingReads = false
+      }
     }
     const { default: UDPTracker } = (await import(udpTrackerUrl())) as { default: { prototype: UdpTrackerLike } }
     const request = UDPTracker.prototype._request
@@ -180,6 +200,11 @@ async function installHooks(): Promise<void> {
       }
     }
   }
+}
+
+/** A client in the clear whose sockets may read into the shared buffer: its reads are fed directly, so not while a download limit is on. */
+function lendsReads(client: TorrentLike['client']): boolean {
+  return client !== undefined && lentReadsInstalled() && client.throttleGroups?.down?.getEnabled?.() === false
 }
 
 // Installed when the engine module loads, before any client exists: a tracker announces from

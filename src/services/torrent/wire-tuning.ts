@@ -17,7 +17,8 @@ import { torrentWireMaxRequests, torrentWireRefillBlocks, torrentWireSmallMessag
 // - Receive: Wire#_write joined its unparsed rest with every new socket chunk (`concat`), copying
 //   each received byte once more and allocating a chunk-sized buffer per read. Here chunks are
 //   queued; a message inside one chunk is handed on as a view of it, and only a message that
-//   straddles two chunks is copied, into a buffer of its own size.
+//   straddles two chunks is copied, into a buffer of its own size. A chunk in a read buffer the
+//   next read reuses (lent-reads.ts) is parsed the same way, copying out what could outlive it.
 // - Piece assembly: Piece kept each 16 KiB block and joined them into a new buffer at `flush`.
 //   Here the first block takes the piece's buffer from piece-pool.ts (uninitialised: every byte is written
 //   before `flush` hands it out) and every block is copied into place, so a block's buffer - a
@@ -134,6 +135,8 @@ function install(): true | string {
 
   onMessage = wire._onMessage
   if (typeof onMessage !== 'function') return 'bittorrent-protocol Wire has no _onMessage()'
+  onMessageLength = wire._onMessageLength
+  if (typeof onMessageLength !== 'function') return 'bittorrent-protocol Wire has no _onMessageLength()'
   wire._write = receive
   wire._processBuffer = processQueued
   wire._push = pushBatched
@@ -294,6 +297,90 @@ function processQueued(this: WireInternals): void {
 
 /** bittorrent-protocol's own message parser (the one `_onMessageLength` hands a whole message to). */
 let onMessage: unknown
+/** bittorrent-protocol's parser of a message's 4-byte length prefix (reads a number, keeps nothing). */
+let onMessageLength: unknown
+
+/**
+ * The memory of the chunk `receiveLent` is parsing, which the next socket read overwrites
+ * (lent-reads.ts); undefined otherwise. Only the parsers known to keep nothing get views of it.
+ */
+let lentMemory: ArrayBufferLike | undefined
+
+/**
+ * Wire#_write for a chunk that lives in memory the next socket read reuses (lent-reads.ts), called
+ * synchronously from the read: it is parsed in place like any chunk, with two differences. A
+ * parser that could keep what it is handed (a bitfield, an extended message, the handshakes) gets
+ * a copy; only a `piece` message (its block copied into the piece before the parser returns) and
+ * a length prefix (read as a number) see the chunk itself. And what is left unparsed when the
+ * chunk is done - the start of a message the next read completes - is copied out of it, into the
+ * wire's scratch buffer when it begins a `piece` message (which take() then completes in place),
+ * else into a buffer of its own. `lent` false: a chunk of its own (read before the wire existed).
+ */
+export function receiveLent(wire: unknown, chunk: Buffer, lent = true): void {
+  const tuned = wire as WireInternals
+  if (tuned.destroyed) return
+  if (!lent) return receive.call(tuned, chunk, noop)
+  lentMemory = chunk.buffer
+  try {
+    receive.call(tuned, chunk, noop)
+  } finally {
+    lentMemory = undefined
+    keepUnparsed(tuned, chunk.buffer)
+  }
+}
+
+/** A parser that is handed `view` keeps none of it: a `piece` message, or a length prefix. */
+function keepsNothing(wire: WireInternals, view: Uint8Array, parsingMessage: boolean): boolean {
+  return parsingMessage ? view[0] === 7 : wire._parser === onMessageLength
+}
+
+/** `view`, or a copy of it when it is lent memory and its parser might keep it. */
+function handedOn(wire: WireInternals, view: Uint8Array, parsingMessage: boolean): Uint8Array {
+  if (lentMemory === undefined || view.buffer !== lentMemory || keepsNothing(wire, view, parsingMessage)) return view
+  return Buffer.from(view)
+}
+
+/**
+ * Copies every unparsed byte that still lies in `memory` into memory of the wire's own (see
+ * receiveLent). The start of a block reply (at most one block long) goes to the front of the
+ * scratch buffer with whatever of it came before; anything else is copied chunk by chunk (a long
+ * message arriving over many reads is copied once, not once per read).
+ */
+function keepUnparsed(wire: WireInternals, memory: ArrayBufferLike): void {
+  const queue = wire._buffer
+  let lent = false
+  for (const chunk of queue) lent ||= chunk.buffer === memory
+  if (!lent) return
+  const at = wire._maHeadAt ?? 0
+  if (wire._parser === onMessage && queue[0]![at] === 7 && wire._parserSize <= BLOCK_LENGTH + 9) {
+    let scratch = wire._maScratch
+    const head = queue[0]!
+    let filled = 0
+    let first = 0
+    if (scratch && scratch.length >= BLOCK_LENGTH + 9) {
+      if (at === 0 && head.buffer === scratch.buffer && head.byteOffset === scratch.byteOffset) {
+        filled = head.length
+        first = 1
+      }
+    } else {
+      scratch = wire._maScratch = Buffer.allocUnsafe(BLOCK_LENGTH + 9)
+    }
+    for (let i = first; i < queue.length; i++) {
+      const chunk = i === 0 && at > 0 ? queue[i]!.subarray(at) : queue[i]!
+      scratch.set(chunk, filled)
+      filled += chunk.length
+    }
+    wire._buffer = [scratch.subarray(0, filled)]
+    wire._maHeadAt = 0
+    return
+  }
+  for (let i = 0; i < queue.length; i++) {
+    const chunk = queue[i]!
+    if (chunk.buffer !== memory) continue
+    queue[i] = Buffer.from(i === 0 && at > 0 ? chunk.subarray(at) : chunk)
+    if (i === 0) wire._maHeadAt = 0
+  }
+}
 
 /**
  * Takes `size` bytes off the front of the queue: a view when one chunk holds them, else a copy of
@@ -310,21 +397,25 @@ function take(wire: WireInternals, size: number, parsingMessage: boolean): Uint8
   const left = head.length - at
   if (left > size) {
     wire._maHeadAt = at + size
-    return head.subarray(at, at + size)
+    return handedOn(wire, head.subarray(at, at + size), parsingMessage)
   }
   if (left === size) {
     queue.shift()
     wire._maHeadAt = 0
-    return at === 0 ? head : head.subarray(at)
+    return handedOn(wire, at === 0 ? head : head.subarray(at), parsingMessage)
   }
   let out: Uint8Array
+  let inPlace = false
   if (parsingMessage && head[at] === 7) {
-    if (!wire._maScratch || wire._maScratch.length < size) wire._maScratch = Buffer.allocUnsafe(Math.max(size, BLOCK_LENGTH + 9))
-    out = wire._maScratch.subarray(0, size)
+    const scratch = wire._maScratch
+    // The start of this message already at the front of the scratch buffer (receiveLent kept it there).
+    inPlace = at === 0 && scratch !== undefined && head.buffer === scratch.buffer && head.byteOffset === scratch.byteOffset && scratch.length >= size
+    if (!inPlace && (!scratch || scratch.length < size)) wire._maScratch = Buffer.allocUnsafe(Math.max(size, BLOCK_LENGTH + 9))
+    out = wire._maScratch!.subarray(0, size)
   } else {
     out = Buffer.allocUnsafe(size)
   }
-  out.set(at === 0 ? head : head.subarray(at), 0)
+  if (!inPlace) out.set(at === 0 ? head : head.subarray(at), 0)
   let filled = left
   queue.shift()
   wire._maHeadAt = 0
