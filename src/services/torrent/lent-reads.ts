@@ -60,6 +60,7 @@ interface PeerInternals {
   wire: unknown
   destroyed: boolean
   emit(event: string, ...args: unknown[]): boolean
+  destroy(error?: Error): void
 }
 
 let installed: true | string | undefined
@@ -91,16 +92,19 @@ function install(): true | string {
     const reads = this.conn?.[lentReads]
     if (!reads) return
     const wire = this.wire
-    reads.deliver = (chunk) => {
+    const feed = (chunk: Buffer, lent: boolean) => {
       this.emit('download', chunk.length)
       if (this.destroyed) return
-      receiveLent(wire, chunk)
+      // A parser that throws on what a peer sent ends that peer, not the daemon: the read
+      // callback runs straight from the socket, with nothing above it to catch.
+      try {
+        receiveLent(wire, chunk, lent)
+      } catch (error) {
+        this.destroy(error instanceof Error ? error : new Error(String(error)))
+      }
     }
-    for (const chunk of reads.early.splice(0)) {
-      this.emit('download', chunk.length)
-      if (this.destroyed) return
-      receiveLent(wire, chunk, false)
-    }
+    reads.deliver = (chunk) => feed(chunk, true)
+    for (const chunk of reads.early.splice(0)) feed(chunk, false)
   }
   return true
 }
