@@ -24,7 +24,7 @@ import type { DueTimers } from './due-queue.js'
 import { trackerAnnounceOnce, type AnnounceOnce } from './dormant-announcer.js'
 import { dormantStats, infoHashHashOf } from './dormancy.js'
 import { DormantLifecycle, type DormantEntry } from './dormant-lifecycle.js'
-import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
+import { assertPeerNetworkHooks, routeClient, trackerProxyOpts, withinClearLending, withinNetwork, type PeerNetwork, type PeerNetworkRoute } from './peer-network.js'
 
 export type { ResolvedSource } from './source.js'
 
@@ -291,7 +291,9 @@ export class WebTorrentEngine implements TorrentEngine {
     if (network) assertPeerNetworkHooks()
     // In a routed network (the VPN) every way of finding or reaching peers outside it is off:
     // DHT, LSD and PEX-only discovery, uTP (UDP sockets of its own) and NAT-PMP/UPnP.
-    const client = withinNetwork(network, () => new WebTorrent({
+    // In the clear its peer listener's connections read into the engine's shared buffer (lent-reads.ts).
+    const within = network ? <T>(run: () => T) => withinNetwork(network, run) : withinClearLending
+    const client = within(() => new WebTorrent({
       // `wrtc: false`: no WebSocket (WebRTC-signalling) trackers, which would be handed the
       // dispatcher as a socket agent; WebRTC is a removed feature anyway (docs/torrents.md).
       tracker: {

@@ -1,4 +1,4 @@
-import type net from 'node:net'
+import net from 'node:net'
 import Peer from 'webtorrent/lib/peer.js'
 import { torrentSocketReadBytes } from '../../config/defaults.js'
 import { receiveLent } from './wire-tuning.js'
@@ -16,10 +16,11 @@ import { receiveLent } from './wire-tuning.js'
 // Webtorrent pipes a peer's socket through two stream stages (the download throttle and a byte
 // counter) into its wire (Peer#setThrottlePipes); a socket made here is fed to its wire from the
 // read callback instead, counting the bytes the same way; the rest of the pipeline is webtorrent's.
-// Only outgoing TCP connections in the clear come from here (peer-network.ts): incoming ones
-// come from a net.Server, which takes no `onread`, and uTP and the VPN's sockets are not
-// net.Sockets. A client with a download limit keeps webtorrent's sockets: the direct feed does not
-// pass the throttle (the engine sets no limit).
+// Only TCP connections in the clear come from here (peer-network.ts): outgoing ones through
+// `onread`, incoming ones from a server that hands them the buffer before they read
+// (createServerLendingReads); uTP and the VPN's sockets are not net.Sockets. The direct feed does
+// not pass webtorrent's download throttle: the engine never sets a download limit (webtorrent's
+// `downloadLimit` stays -1); were one set, new outgoing connections would keep webtorrent's sockets.
 
 const lentReads = Symbol('media-agent.lentReads')
 
@@ -33,26 +34,73 @@ type LentSocket = net.Socket & { [lentReads]?: LentReads }
 
 let shared: Buffer | undefined
 
+/** Its own ArrayBuffer (allocUnsafe would take a small one from Node's pool): the wire tells lent memory by it. */
+function sharedBuffer(): Buffer {
+  shared ??= Buffer.allocUnsafeSlow(torrentSocketReadBytes)
+  return shared
+}
+
+/** The read callback: the chunk on to the peer's wire, or copied and kept until the peer has one. */
+function lentReadCallback(reads: LentReads): (bytes: number, buffer: Uint8Array) => boolean {
+  return (bytes, buffer) => {
+    const chunk = (buffer as Buffer).subarray(0, bytes)
+    if (reads.deliver) reads.deliver(chunk)
+    else reads.early.push(Buffer.from(chunk))
+    return true
+  }
+}
+
 /** `connect(options)` with its reads going into the shared buffer and on to the peer's wire. */
 export function connectLendingReads(connect: (options: net.TcpNetConnectOpts) => net.Socket, options: net.TcpNetConnectOpts): net.Socket {
-  // Its own ArrayBuffer (allocUnsafe would take a small one from Node's pool): the wire tells
-  // lent memory by it.
-  shared ??= Buffer.allocUnsafeSlow(torrentSocketReadBytes)
   const reads: LentReads = { deliver: undefined, early: [] }
-  const socket = connect({
-    ...options,
-    onread: {
-      buffer: shared,
-      callback(bytes: number, buffer: Uint8Array): boolean {
-        const chunk = (buffer as Buffer).subarray(0, bytes)
-        if (reads.deliver) reads.deliver(chunk)
-        else reads.early.push(Buffer.from(chunk))
-        return true
-      },
-    },
-  }) as LentSocket
+  const socket = connect({ ...options, onread: { buffer: sharedBuffer(), callback: lentReadCallback(reads) } }) as LentSocket
   socket[lentReads] = reads
   return socket
+}
+
+/**
+ * `createServer()` whose connections read into the shared buffer too. A net.Server takes no
+ * `onread`, so each incoming socket is created paused (`pauseOnConnect`), given the buffer the
+ * way net.Socket's constructor gives it for `onread` (its two internal fields, found on a probe
+ * socket, and `useUserBuffer` on its handle) before anything reads from it, and resumed once the
+ * server's other `connection` listeners (webtorrent's ConnPool) have made its peer. On a Node
+ * whose sockets are not shaped so, a plain server (every read a buffer of its own).
+ */
+export function createServerLendingReads(createServer: (options?: net.ServerOpts) => net.Server): net.Server {
+  const fields = onreadFields()
+  if (!fields) return createServer()
+  const server = createServer({ pauseOnConnect: true })
+  server.prependListener('connection', (socket: LentSocket) => {
+    const handle = (socket as unknown as { _handle?: { useUserBuffer?: (buffer: Uint8Array) => void } })._handle
+    const slots = socket as unknown as Record<symbol, unknown>
+    if (typeof handle?.useUserBuffer === 'function' && slots[fields.buffer] === null && slots[fields.callback] === null) {
+      const reads: LentReads = { deliver: undefined, early: [] }
+      const buffer = sharedBuffer()
+      slots[fields.buffer] = buffer
+      slots[fields.callback] = lentReadCallback(reads)
+      handle.useUserBuffer(buffer)
+      socket[lentReads] = reads
+    }
+    process.nextTick(() => socket.resume())
+  })
+  return server
+}
+
+let fieldsFound: { buffer: symbol; callback: symbol } | null | undefined
+
+/** net.Socket's own fields for `onread`'s buffer and callback, as a socket made with them holds them. */
+function onreadFields(): { buffer: symbol; callback: symbol } | null {
+  if (fieldsFound !== undefined) return fieldsFound
+  const buffer = Buffer.alloc(1)
+  const callback = () => true
+  const probe = new net.Socket({ onread: { buffer, callback } })
+  const slots = probe as unknown as Record<symbol, unknown>
+  const symbols = Object.getOwnPropertySymbols(probe)
+  const bufferField = symbols.find((symbol) => slots[symbol] === buffer)
+  const callbackField = symbols.find((symbol) => slots[symbol] === callback)
+  probe.destroy()
+  fieldsFound = bufferField && callbackField ? { buffer: bufferField, callback: callbackField } : null
+  return fieldsFound
 }
 
 interface PeerInternals {

@@ -33,7 +33,7 @@ import { pathToFileURL } from 'node:url'
 import type { EventEmitter } from 'node:events'
 import type { Dispatcher } from 'undici'
 import Torrent from 'webtorrent/lib/torrent.js'
-import { connectLendingReads, lentReadsInstalled } from './lent-reads.js'
+import { connectLendingReads, createServerLendingReads, lentReadsInstalled } from './lent-reads.js'
 
 /** The listener webtorrent's ConnPool uses (`net.Server` as far as it goes). */
 export interface PeerServer extends EventEmitter {
@@ -68,7 +68,7 @@ export interface PeerNetwork {
 // ---- the routing scope ----------------------------------------------------------------------
 
 let scope: PeerNetwork | undefined
-/** Inside a clear `_drain` that lends reads: `net.connect` makes a socket of lent-reads.ts. */
+/** Inside a clear `_drain` that lends reads: `net.connect` makes a socket of lent-reads.ts; inside `withinClearLending`, `net.createServer()` a server of it. */
 let lendingReads = false
 let netWrapped = false
 
@@ -104,7 +104,11 @@ function wrapNodeModules(): void {
     return routedConnect.apply(this, args)
   }
   netModule.createConnection = routed(createConnection, connectArgs)
-  netModule.createServer = routed(createServer, (network) => network.createServer())
+  const routedCreateServer = routed(createServer, (network) => network.createServer())
+  netModule.createServer = function (this: unknown, ...args: unknown[]) {
+    if (!scope && lendingReads && args.length === 0) return createServerLendingReads((options) => createServer.call(net, options) as net.Server)
+    return routedCreateServer.apply(this, args)
+  }
   dgramModule.createSocket = routed(createSocket, (network) => network.createUdpSocket())
 }
 
@@ -121,6 +125,23 @@ export function withinNetwork<T>(network: PeerNetwork | undefined, run: () => T)
     return run()
   } finally {
     scope = previous
+  }
+}
+
+/**
+ * Runs `run` (a client's construction, in the clear) with the peer listener it creates reading
+ * into the shared buffer (lent-reads.ts); as it is when the tuned wire is not installed.
+ * Synchronous only.
+ */
+export function withinClearLending<T>(run: () => T): T {
+  if (!lentReadsInstalled()) return run()
+  wrapNodeModules()
+  const previous = lendingReads
+  lendingReads = true
+  try {
+    return run()
+  } finally {
+    lendingReads = previous
   }
 }
 
@@ -172,13 +193,7 @@ async function installHooks(): Promise<void> {
     torrentProto._drain = function (this: TorrentLike) {
       const network = this.client ? clientNetworks.get(this.client) : undefined
       if (network || !lendsReads(this.client)) return withinNetwork(network, () => drain.call(this))
-      wrapNodeModules()
-      lendingReads = true
-      try {
-        return drain.call(this)
-      } finally {
-        lendingReads = false
-      }
+      return withinClearLending(() => drain.call(this))
     }
     const { default: UDPTracker } = (await import(udpTrackerUrl())) as { default: { prototype: UdpTrackerLike } }
     const request = UDPTracker.prototype._request
