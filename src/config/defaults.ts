@@ -285,8 +285,8 @@ export const torrentWireMaxRequests = 500
  */
 export const torrentWireRefillBlocks = 64
 /**
- * The one buffer every outgoing TCP peer socket reads into (lent-reads.ts): a read takes at most
- * this much. Node's own sockets allocate 64 KiB per read.
+ * The one buffer every TCP peer socket in the clear reads into (lent-reads.ts): a read takes at
+ * most this much. Node's own sockets allocate 64 KiB per read.
  */
 export const torrentSocketReadBytes = 64 * 1024
 

@@ -1,9 +1,9 @@
 import net from 'node:net'
 import Peer from 'webtorrent/lib/peer.js'
 import { torrentSocketReadBytes } from '../../config/defaults.js'
-import { receiveLent } from './wire-tuning.js'
+import { receiveLent, receiveOwned } from './wire-tuning.js'
 
-// Socket reads into one buffer, for the engine's outgoing TCP peers (docs/torrents.md, CPU,
+// Socket reads into one buffer, for the engine's TCP peers in the clear (docs/torrents.md, CPU,
 // "Socket reads into one buffer"). A net.Socket allocates a fresh 64 KiB buffer for every read
 // and hands it on as a chunk; at 300 MiB/s that is ~5,000 ArrayBuffers a second, which only a
 // scavenge frees once the last view of each dies, and which start most of a download's full
@@ -114,8 +114,9 @@ interface PeerInternals {
 let installed: true | string | undefined
 
 /**
- * Replaces Peer#setThrottlePipes once per process: a socket made by connectLendingReads feeds
- * its wire directly; every other peer keeps webtorrent's pipes. Returns why nothing was changed
+ * Replaces Peer#setThrottlePipes once per process: a socket made by connectLendingReads or
+ * accepted by createServerLendingReads feeds its wire directly; every other peer keeps
+ * webtorrent's pipes. Returns why nothing was changed
  * when webtorrent is not shaped as expected, else undefined.
  */
 export function installLentReads(): string | undefined {
@@ -140,19 +141,19 @@ function install(): true | string {
     const reads = this.conn?.[lentReads]
     if (!reads) return
     const wire = this.wire
-    const feed = (chunk: Buffer, lent: boolean) => {
+    const feed = (chunk: Buffer, receive: typeof receiveLent) => {
       this.emit('download', chunk.length)
       if (this.destroyed) return
       // A parser that throws on what a peer sent ends that peer, not the daemon: the read
       // callback runs straight from the socket, with nothing above it to catch.
       try {
-        receiveLent(wire, chunk, lent)
+        receive(wire, chunk)
       } catch (error) {
         this.destroy(error instanceof Error ? error : new Error(String(error)))
       }
     }
-    reads.deliver = (chunk) => feed(chunk, true)
-    for (const chunk of reads.early.splice(0)) feed(chunk, false)
+    reads.deliver = (chunk) => feed(chunk, receiveLent)
+    for (const chunk of reads.early.splice(0)) feed(chunk, receiveOwned)
   }
   return true
 }

@@ -19,10 +19,11 @@
 //
 // HTTP(S) announces need no hook: bittorrent-tracker hands `proxyOpts.httpAgent/httpsAgent` to
 // fetch as its undici dispatcher, and the network supplies one that connects through it.
-//
-// In the clear, the same `_drain` hook has webtorrent's outgoing TCP sockets read into the
-// engine's one shared buffer (lent-reads.ts) unless the client limits its download rate.
 // Web seeds (plain fetch) are untouched and stay in the clear, as the contract wants.
+//
+// In the clear, the same wrappers make webtorrent's TCP peer sockets read into the engine's one
+// shared buffer (lent-reads.ts): the outgoing ones inside the `_drain` hook (unless the client
+// limits its download rate), the listener's inside `withinClearLending` around `new WebTorrent()`.
 import dgram from 'node:dgram'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -129,9 +130,9 @@ export function withinNetwork<T>(network: PeerNetwork | undefined, run: () => T)
 }
 
 /**
- * Runs `run` (a client's construction, in the clear) with the peer listener it creates reading
- * into the shared buffer (lent-reads.ts); as it is when the tuned wire is not installed.
- * Synchronous only.
+ * Runs `run` in the clear with the peer sockets it makes - a listener's (`net.createServer()`)
+ * or an outgoing one's (`net.connect(options)`) - reading into the shared buffer
+ * (lent-reads.ts); as it is when lent reads are not installed. Synchronous only.
  */
 export function withinClearLending<T>(run: () => T): T {
   if (!lentReadsInstalled()) return run()
@@ -217,9 +218,9 @@ async function installHooks(): Promise<void> {
   }
 }
 
-/** A client in the clear whose sockets may read into the shared buffer: its reads are fed directly, so not while a download limit is on. */
+/** A client in the clear whose outgoing sockets may read into the shared buffer: their reads skip its download throttle, so not while a limit is on. */
 function lendsReads(client: TorrentLike['client']): boolean {
-  return client !== undefined && lentReadsInstalled() && client.throttleGroups?.down?.getEnabled?.() === false
+  return client !== undefined && client.throttleGroups?.down?.getEnabled?.() === false
 }
 
 // Installed when the engine module loads, before any client exists: a tracker announces from

@@ -314,12 +314,11 @@ let lentMemory: ArrayBufferLike | undefined
  * a length prefix (read as a number) see the chunk itself. And what is left unparsed when the
  * chunk is done - the start of a message the next read completes - is copied out of it, into the
  * wire's scratch buffer when it begins a `piece` message (which take() then completes in place),
- * else into a buffer of its own. `lent` false: a chunk of its own (read before the wire existed).
+ * else into a buffer of its own.
  */
-export function receiveLent(wire: unknown, chunk: Buffer, lent = true): void {
+export function receiveLent(wire: unknown, chunk: Buffer): void {
   const tuned = wire as WireInternals
   if (tuned.destroyed) return
-  if (!lent) return receive.call(tuned, chunk, noop)
   lentMemory = chunk.buffer
   try {
     receive.call(tuned, chunk, noop)
@@ -327,6 +326,12 @@ export function receiveLent(wire: unknown, chunk: Buffer, lent = true): void {
     lentMemory = undefined
     keepUnparsed(tuned, chunk.buffer)
   }
+}
+
+/** Wire#_write, synchronously, for a chunk of its own (one read before the wire existed, copied). */
+export function receiveOwned(wire: unknown, chunk: Buffer): void {
+  const tuned = wire as WireInternals
+  if (!tuned.destroyed) receive.call(tuned, chunk, noop)
 }
 
 /** A parser that is handed `view` keeps none of it: a `piece` message, or a length prefix. */
