@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { createSocket } from 'node:dgram'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'undici'
+import { freePort } from './ports.js'
 
 // A real Debian opentracker on loopback. The Debian build is whitelist-only: it serves only the
 // info hashes listed in `access.whitelist`, chroots to `tracker.rootdir` and drops to nobody, so
@@ -24,7 +24,7 @@ export interface OpenTracker {
 export async function startOpentracker(infoHashes: string[] = []): Promise<OpenTracker> {
   const dir = await mkdtemp(join(tmpdir(), 'ma-opentracker-'))
   await chmod(dir, 0o755)
-  const port = await freePort()
+  const port = await freePortTcpUdp()
   const allowed = new Set(infoHashes.map((h) => h.toLowerCase()))
   const writeWhitelist = async () => {
     await writeFile(join(dir, 'whitelist.txt'), [...allowed].map((h) => `${h}\n`).join(''), { mode: 0o644 })
@@ -131,17 +131,10 @@ function percentEncode(infoHash: string): string {
   return [...Buffer.from(infoHash, 'hex')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')
 }
 
-async function freePort(): Promise<number> {
-  // A port free for both TCP and UDP on loopback (opentracker listens on both).
+/** A port free for both TCP and UDP on loopback (opentracker listens on both). */
+async function freePortTcpUdp(): Promise<number> {
   for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer()
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number }
-        server.close(() => resolve(port))
-      })
-    })
+    const port = await freePort()
     const udpFree = await new Promise<boolean>((resolve) => {
       const socket = createSocket('udp4')
       socket.once('error', () => resolve(false))
@@ -161,4 +154,4 @@ export async function until(check: () => Promise<boolean>, timeoutMs: number, wh
   }
 }
 
-export { freePort }
+export { freePortTcpUdp as freePort }
