@@ -91,6 +91,8 @@ const restartCpuProfDir = process.env.BENCH_SEEDING_CPU_PROF
  * torrent holds: `node --import tsx bench/_heapsnapshot.ts <before> <after> <torrents between>`.
  */
 const heapSnapshotDir = process.env.BENCH_SEEDING_HEAP_SNAPSHOTS
+/** A copy of each daemon's `/proc/<pid>/smaps` at each memory note into this dir, to see which mappings grew: `node --import tsx bench/_smaps.ts <before> <after>`. */
+const smapsDir = process.env.BENCH_SEEDING_SMAPS
 /** The restarted daemon's debug log (JSON lines, epoch ms) and a `bench: restart spawned` line, to see where its start-up went. */
 const restartLogFile = process.env.BENCH_SEEDING_RESTART_LOG
 /** Generous: qBittorrent checks one torrent at a time, ~1 s each on this machine. */
@@ -261,6 +263,7 @@ async function benchAgent(dir: string, fixtures: Fixture[]): Promise<PhaseFigure
   /** stderr only: where the RSS is (anonymous memory, V8's heap used and committed, from /proc and the daemon's /metrics). */
   const memoryNote = async (pid: number, label: string) => {
     if (heapSnapshotDir && pid === child?.pid && !label.includes('idle')) await heapSnapshot(pid, label, torrentsStatus)
+    if (smapsDir) await writeFile(join(smapsDir, `${pid}-${label.replaceAll(' ', '-')}.smaps`), await readFile(`/proc/${pid}/smaps`, 'utf8')).catch((err: unknown) => log(`smaps ${label}: ${(err as Error).message}`))
     try {
       const token = (await readFile(join(dir, 'state', 'admin.token'), 'utf8')).trim()
       const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text()

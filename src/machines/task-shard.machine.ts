@@ -6,15 +6,28 @@
 // shutdown deadline); a shard holds N / 256 (10,000 tasks: restored in 0.3 s and stopped in
 // 0.4 s, against 16.8 s and 20.2 s under one parent). Same reason and shape as cache-shard.machine.ts.
 // The shard decides nothing: which tasks exist, duplicates and unknown ids stay with `tasks`.
+//
+// Parking (issue 20; docs/torrents.md "Dormant torrents", Parked tasks): a seeding task whose
+// torrent went dormant changes nothing until the engine wakes the torrent or a command arrives,
+// yet as actors it held ~3 KiB of heap a task (two XState actors, their mailboxes, listener maps,
+// snapshots and closures) on a seedbox of thousands. The shard keeps such a task as its context
+// alone and stops its actors; the wake or the first command for it starts the actor again from
+// that context in the same state (task.machine.ts `withParking`, XState's snapshot restore: no
+// entry action runs again). Who may park is the task machine's `isParkable`; the bindings ask
+// (`shard.park`) when the torrent goes dormant and say when it wakes (`shard.unpark`).
 import { enqueueActions, setup, stopChild, fromPromise, type AnyActorLogic, type AnyActorRef } from 'xstate'
-import type { TaskInput } from './task.machine.js'
+import { isParkable, type TaskContext, type TaskEvent, type TaskInput, type TaskSnapshot } from './task.machine.js'
 import type { TaskCommand } from './tasks.machine.js'
 
 export type TaskShardEvent =
   /** Start these tasks (restored from tasks.json, or one new add_task). */
   | { type: 'shard.spawn'; tasks: TaskInput[] }
-  /** A command for one of this shard's tasks. */
+  /** A command for one of this shard's tasks (a parked one is started again first). */
   | { type: 'shard.forward'; taskId: string; command: TaskCommand }
+  /** The task's torrent went dormant: keep the task as its context if it may be parked. */
+  | { type: 'shard.park'; taskId: string }
+  /** The engine woke a parked task's torrent (or failed it: `then` is the task's engine event). */
+  | { type: 'shard.unpark'; taskId: string; then?: TaskEvent }
   | { type: `xstate.done.actor.${string}` }
   | { type: `xstate.error.actor.${string}`; error: unknown }
 
@@ -41,32 +54,81 @@ export const isTaskShardActorId = (id: string) => id.startsWith(shardPrefix)
 type Children = Record<string, AnyActorRef | undefined>
 const childOf = (self: AnyActorRef, id: string) => (self.getSnapshot() as { children: Children }).children[id]
 
+export interface TaskShardContext {
+  /** Parked tasks by task id: the context each task's actor had when its torrent went dormant. */
+  parked: Record<string, TaskContext>
+}
+
+/** The input that starts a parked task's actor again, awake when its torrent woke. */
+const unparkInput = (context: TaskContext, awake: boolean): TaskInput => ({
+  taskId: context.id,
+  source: context.source,
+  seedRatio: context.seedRatio,
+  addedAt: context.addedAt,
+  parked: awake ? { ...context, dormant: false } : context,
+})
+
+const withoutKey = (record: Record<string, TaskContext>, key: string) => {
+  const { [key]: _gone, ...rest } = record
+  return rest
+}
+
 export const taskShardMachine = setup({
-  types: { events: {} as TaskShardEvent },
+  types: { context: {} as TaskShardContext, events: {} as TaskShardEvent },
   actors: {
     task: fromPromise<never, TaskInput>(async () => {
       throw new Error('actor "task" is not bound: provide it in src/system/tasks-part.ts')
     }) as AnyActorLogic,
   },
+  actions: {
+    /** Bound to the task bindings: the task's actor is about to stop for parking, so its torrent stays dormant and is listened to (not paused). */
+    handOverTask: (_, _params: { taskId: string }) => {},
+  },
 }).createMachine({
   id: 'taskShard',
-  description: 'A slice of the download tasks (by a hash of the task id): spawns, forwards to and stops task:<taskId> actors',
+  description: 'A slice of the download tasks (by a hash of the task id): spawns, forwards to, parks and stops task:<taskId> actors',
+  context: { parked: {} },
   initial: 'running',
   states: {
     running: {
       on: {
         'shard.spawn': {
-          actions: enqueueActions(({ self, event, enqueue }) => {
+          actions: enqueueActions(({ context, self, event, enqueue }) => {
             for (const input of event.tasks) {
               const id = taskActorId(input.taskId)
-              if (!childOf(self, id)) enqueue.spawnChild('task', { id, systemId: id, input })
+              if (!childOf(self, id) && !(input.taskId in context.parked)) enqueue.spawnChild('task', { id, systemId: id, input })
             }
           }),
         },
         'shard.forward': {
-          actions: enqueueActions(({ self, event, enqueue }) => {
+          actions: enqueueActions(({ context, self, event, enqueue }) => {
             const id = taskActorId(event.taskId)
-            if (childOf(self, id)) enqueue.sendTo(id, event.command)
+            const parked = context.parked[event.taskId]
+            if (parked) {
+              enqueue.spawnChild('task', { id, systemId: id, input: unparkInput(parked, false) })
+              enqueue.assign({ parked: withoutKey(context.parked, event.taskId) })
+            } else if (!childOf(self, id)) return
+            enqueue.sendTo(id, event.command)
+          }),
+        },
+        'shard.park': {
+          actions: enqueueActions(({ context, self, event, enqueue }) => {
+            const id = taskActorId(event.taskId)
+            const snapshot = childOf(self, id)?.getSnapshot() as TaskSnapshot | undefined
+            if (!snapshot || !isParkable(snapshot)) return
+            enqueue({ type: 'handOverTask', params: { taskId: event.taskId } })
+            enqueue(stopChild(id))
+            enqueue.assign({ parked: { ...context.parked, [event.taskId]: snapshot.context } })
+          }),
+        },
+        'shard.unpark': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const parked = context.parked[event.taskId]
+            if (!parked) return
+            const id = taskActorId(event.taskId)
+            enqueue.spawnChild('task', { id, systemId: id, input: unparkInput(parked, event.then === undefined) })
+            enqueue.assign({ parked: withoutKey(context.parked, event.taskId) })
+            if (event.then) enqueue.sendTo(id, event.then)
           }),
         },
         // A deleted task's actor reaches its final state: drop it, and tell `tasks`.
@@ -94,5 +156,9 @@ export const taskShardMachine = setup({
   },
 })
 
-/** The shard logic with the daemon's task machine bound (src/system/tasks-part.ts, tests). */
-export const taskShardWith = (task: AnyActorLogic) => taskShardMachine.provide({ actors: { task } })
+/**
+ * The shard logic with the daemon's task machine bound (src/system/tasks-part.ts, tests), and
+ * what to tell the bindings before a task's actor stops for parking (nothing: no parking asked).
+ */
+export const taskShardWith = (task: AnyActorLogic, handOverTask: (taskId: string) => void = () => {}) =>
+  taskShardMachine.provide({ actors: { task }, actions: { handOverTask: (_, { taskId }) => handOverTask(taskId) } })

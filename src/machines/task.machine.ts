@@ -1,4 +1,4 @@
-import { setup, assign, and, fromPromise, fromCallback, type SnapshotFrom } from 'xstate'
+import { setup, assign, and, fromPromise, fromCallback, type AnyActorLogic, type AnyActorScope, type SnapshotFrom } from 'xstate'
 import type { TaskFileReport, TaskReport, TaskState } from '../protocol/wire.js'
 
 // One download task (protocol.md 1: add_task / delete_task, pause_task / resume_task, task states).
@@ -54,6 +54,12 @@ export interface TaskInput {
   addedAt: number
   /** The task as tasks.json had it, when the agent restarts. */
   restored?: TaskRecord
+  /**
+   * The task's context as its shard kept it while the task was parked (a dormant seeding task
+   * held as this record instead of two actors; task-shard.machine.ts): the actor starts again in
+   * `active.seeding` with its `torrent` actor, no entry actions run (withParking below).
+   */
+  parked?: TaskContext
 }
 
 export interface TaskContext extends TaskRecord {
@@ -101,6 +107,12 @@ export interface TorrentActorInput {
   taskId: string
   infoHash: string
   source: string
+  /**
+   * The task was parked and starts again (withParking): the engine holds its torrent, still
+   * dormant or just woken, and the actor subscribes at once - a woken torrent's first peer
+   * arrives in the same turn as its wake.
+   */
+  unparked?: 'dormant' | 'awake'
 }
 
 export interface RecheckInput {
@@ -126,6 +138,9 @@ function describe(error: unknown): { message: string; code: string } {
 }
 
 const idle = { downloadSpeed: 0, uploadSpeed: 0, peers: 0, dormant: false }
+
+/** The `torrent` actor's input, from the task's context: the same for its invoke and for a parked task's restart. */
+const torrentInputOf = (context: TaskContext): TorrentActorInput => ({ taskId: context.id, infoHash: context.infoHash, source: context.source })
 
 /**
  * XState's `assign` makes each new context as `Object.assign({}, context, update)`. V8 adds those
@@ -304,7 +319,7 @@ export const taskMachine = setup({
       invoke: {
         id: 'torrent',
         src: 'torrent',
-        input: ({ context }) => ({ taskId: context.id, infoHash: context.infoHash, source: context.source }),
+        input: ({ context }) => torrentInputOf(context),
         onError: {
           target: 'error',
           actions: { type: 'assignError', params: ({ event }) => describe(event.error) },
@@ -435,6 +450,39 @@ export const taskMachine = setup({
 
 export type TaskSnapshot = SnapshotFrom<typeof taskMachine>
 
+/**
+ * A task its shard may park (task-shard.machine.ts): seeding, its torrent dormant. Nothing else
+ * of such a task can change until the engine wakes the torrent or a command arrives, and both
+ * start its actor again from the context kept.
+ */
+export function isParkable(snapshot: TaskSnapshot): boolean {
+  return snapshot.status === 'active' && snapshot.context.dormant && snapshot.matches({ active: 'seeding' })
+}
+
+/**
+ * The task machine (with its bound actors) able to start a task again from a parked context:
+ * XState's own restore of a persisted snapshot (its `restoreSnapshot`, as for an actor created
+ * with `snapshot`), in `active.seeding` with the `torrent` actor that state invokes, so that no
+ * entry action runs again (each would write tasks.json and ask for a sync at every wake). The
+ * result inherits everything else from `machine`.
+ */
+export function withParking<T extends AnyActorLogic>(machine: T): T {
+  const logic = Object.create(machine) as T
+  logic.getInitialSnapshot = (scope: AnyActorScope, input: TaskInput | undefined) => {
+    const parked = input?.parked
+    if (!parked) return machine.getInitialSnapshot(scope, input)
+    const persisted = {
+      status: 'active',
+      value: { active: 'seeding' },
+      historyValue: {},
+      context: parked,
+      children: { torrent: { src: 'torrent', snapshot: { status: 'active', input: { ...torrentInputOf(parked), unparked: parked.dormant ? 'dormant' : 'awake' } } } },
+    }
+    return machine.restoreSnapshot!(persisted as never, scope)
+  }
+  return logic
+}
+
 /** The protocol state of a snapshot, or null while it is being deleted. */
 export function taskStateOf(snapshot: TaskSnapshot): TaskState | null {
   if (snapshot.matches('deleting') || snapshot.matches('deleted')) return null
@@ -466,8 +514,11 @@ export function taskRecordOf(context: TaskContext): TaskRecord {
 /** SyncRequest.tasks[] item (protocol.md 1); `error` only in state error. */
 export function taskReportOf(snapshot: TaskSnapshot): TaskReport | null {
   const state = taskStateOf(snapshot)
-  if (state === null) return null
-  const c = snapshot.context
+  return state === null ? null : taskReportOfContext(snapshot.context, state)
+}
+
+/** The report of a task in a known state: a parked task's (seeding) from the context its shard keeps. */
+export function taskReportOfContext(c: TaskContext, state: TaskState): TaskReport {
   const report: TaskReport = {
     id: c.id,
     infoHash: c.infoHash,

@@ -16,6 +16,7 @@ import {
   type TaskRecord,
   type TorrentActorInput,
 } from '../machines/task.machine.js'
+import { taskShardActorId, type TaskShardEvent } from '../machines/task-shard.machine.js'
 import type { IncomingControl, SyncAction, TaskReport, TaskState } from '../protocol/wire.js'
 import type { TorrentEngine, TorrentEngineEvent } from '../services/torrent/engine.js'
 import type { TasksStore } from '../services/torrent/tasks-store.js'
@@ -47,7 +48,16 @@ export interface TaskBindings {
   settle(): Promise<void>
   /** Registers the info hashes of tasks read from tasks.json before their actors start. */
   restore(records: readonly TaskRecord[]): void
+  /**
+   * The task's shard parks it (task-shard.machine.ts): its actor stops next, and its `torrent`
+   * actor hands the dormant torrent over to a listener that asks the shard to start the task
+   * again at the wake, instead of pausing the torrent.
+   */
+  handOver(taskId: string): void
 }
+
+/** A task's `taskShard:<xx>` as its bindings reach it: through the actor system, absent for tasks spawned without shards. */
+type ShardRef = { send(event: TaskShardEvent): void; getSnapshot(): { status: string } }
 
 /** The input of a `task:<taskId>` actor for a new add_task, or for a task read from tasks.json. */
 export function taskInputFor(from: { taskId: string; source: string } | TaskRecord, seedRatio: number, now: () => number = Date.now): TaskInput {
@@ -60,6 +70,8 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
   const log = logger
   const progressIntervalMs = options.progressIntervalMs ?? defaults.torrentProgressIntervalMs
   const claims = new Map<string, string>()
+  /** Task ids whose actor the shard is stopping to park it (handOver, then the stop at once). */
+  const handingOver = new Set<string>()
   const pending = new Set<Promise<unknown>>()
   const track = (promise: Promise<unknown>) => {
     const tracked = promise.finally(() => pending.delete(tracked))
@@ -74,6 +86,40 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
     claims.set(infoHash, taskId)
   }
 
+  /** Parked tasks' listeners, dropped when the task's actor starts again (a command unparks it too). */
+  const parkedListeners = new Map<string, () => void>()
+  const stopListeningParked = (taskId: string) => {
+    parkedListeners.get(taskId)?.()
+    parkedListeners.delete(taskId)
+  }
+
+  /**
+   * A parked task's one listener on its dormant torrent: the wake (or a peer, or an error) asks
+   * the shard to start the task's actor again, whose `torrent` actor then subscribes as at any
+   * start and samples the torrent at once. The facts a dormant torrent repeats (a restore's
+   * metadata, ready, done) change nothing the parked context holds.
+   */
+  const listenWhileParked = (taskId: string, infoHash: string, system: { get(systemId: string): unknown }) => {
+    // Built here, not handed over by the `torrent` actor: a closure of that actor's scope would
+    // keep its whole context alive (its `sendBack`, hence both stopped actors) for as long as the
+    // task is parked, which is the memory parking is for.
+    const unpark = (then?: TaskEvent) => {
+      const shard = system.get(taskShardActorId(taskId)) as ShardRef | undefined
+      if (shard?.getSnapshot().status === 'active') shard.send({ type: 'shard.unpark', taskId, ...(then ? { then } : {}) })
+    }
+    const unlisten = engine.listen?.(infoHash, (event) => {
+      if (event.type === 'metadata' || event.type === 'ready' || event.type === 'done' || (event.type === 'dormant' && event.dormant)) return
+      stopListeningParked(taskId)
+      if (event.type === 'error') {
+        log.warn({ err: event.error, taskId, infoHash }, 'task failed')
+        unpark({ type: 'engine.error', message: event.error.message, code: event.error.code })
+      } else unpark()
+    })
+    // The engine no longer holds the torrent (it cannot be woken): the task starts again now.
+    if (!unlisten) queueMicrotask(() => unpark())
+    else parkedListeners.set(taskId, unlisten)
+  }
+
   const machine = taskMachine.provide({
     actors: {
       resolveSource: fromPromise<ResolveSourceOutput, ResolveSourceInput>(async ({ input, signal }) => {
@@ -83,8 +129,15 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
         if (resolved.torrentFile) await store.saveMetadata(resolved.infoHash, resolved.torrentFile)
         return { infoHash: resolved.infoHash, name: resolved.name }
       }),
-      torrent: fromCallback<TaskEvent, TorrentActorInput>(({ input, sendBack }) => {
+      torrent: fromCallback<TaskEvent, TorrentActorInput>(({ input, sendBack, system }) => {
         const { infoHash, taskId } = input
+        const shardOf = () => system.get(taskShardActorId(taskId)) as ShardRef | undefined
+        // While its torrent is dormant the task may be parked by its shard (a seedbox's torrents
+        // are nearly all dormant): asked at the dormancy and at each fact that follows it (a
+        // restored torrent says `dormant` before its metadata), declined unless it is seeding.
+        const askToPark = () => {
+          if (engine.listen) shardOf()?.send({ type: 'shard.park', taskId })
+        }
         let stopped = false
         let unsubscribe = () => {}
         // Polls the engine only while the torrent can change (peers, or speeds not yet at 0). A
@@ -115,21 +168,29 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               if (!event.saved) track(store.saveMetadata(infoHash, event.torrentFile).catch((err: unknown) => log.warn({ err, taskId }, 'cannot save torrent metadata')))
               sendBack({ type: 'engine.metadata', name: event.name, size: event.size, files: event.files.map((f) => ({ path: f.path, size: f.size, progress: 0 })) })
               tick()
+              if (dormant) askToPark()
               break
             case 'ready':
               tick()
+              if (dormant) askToPark()
               break
             case 'done':
               tick()
               sendBack({ type: 'engine.done' })
+              if (dormant) askToPark()
               break
             case 'dormant':
               dormant = event.dormant
               sendBack({ type: 'engine.dormancy', dormant: event.dormant })
               if (event.dormant) {
+                // A last sample (the engine's figures of a dormant torrent: its uploads, no peers,
+                // speeds 0): the grace can end within a poll interval of a peer's last block, and
+                // nothing samples a dormant torrent again.
+                poll?.wake()
                 poll?.stop()
                 poll = undefined
                 options.onDormant?.()
+                askToPark()
               }
               break
             case 'error':
@@ -138,7 +199,15 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               break
           }
         }
-        void (async () => {
+        // A task started again from its shard's parking: its torrent is held by the engine, and
+        // is subscribed to before anything else can happen to it (no metadata to read, no start).
+        stopListeningParked(taskId)
+        const held = input.unparked ? engine.listen?.(infoHash, onEvent) : undefined
+        if (held) {
+          unsubscribe = held
+          dormant = input.unparked === 'dormant'
+          tick()
+        } else void (async () => {
           try {
             claim(infoHash, taskId)
             const torrentFile = await store.readMetadata(infoHash)
@@ -155,6 +224,10 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
           stopped = true
           poll?.stop()
           unsubscribe()
+          if (handingOver.delete(taskId)) {
+            listenWhileParked(taskId, infoHash, system)
+            return
+          }
           // Leaving the active states (pause, error, completed, delete, shutdown) stops all traffic.
           track(engine.pause(infoHash).catch((err: unknown) => log.warn({ err, taskId }, 'cannot stop torrent')))
         }
@@ -189,6 +262,9 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
     restore(records) {
       // Tasks that do not start the engine (completed, paused, error) still own their info hash.
       for (const record of records) if (record.infoHash !== '' && !claims.has(record.infoHash)) claims.set(record.infoHash, record.id)
+    },
+    handOver(taskId) {
+      handingOver.add(taskId)
     },
   }
 }

@@ -8,8 +8,8 @@ import { lazyEngine } from '../services/torrent/lazy-engine.js'
 import { FileTasksStore } from '../services/torrent/tasks-store.js'
 import { createTaskBindings, taskInputFor } from './task-bindings.js'
 import { tasksMachine, type TaskCommand } from '../machines/tasks.machine.js'
-import { isTaskShardActorId, taskShardWith } from '../machines/task-shard.machine.js'
-import { taskReportOf, type TaskSnapshot } from '../machines/task.machine.js'
+import { isTaskShardActorId, taskShardWith, type TaskShardContext } from '../machines/task-shard.machine.js'
+import { taskReportOf, taskReportOfContext, withParking, type TaskContext, type TaskSnapshot } from '../machines/task.machine.js'
 import type { InProgressFileSourceOptions } from '../services/media/in-progress-file-source.js'
 import type { Closer } from './create-system.js'
 import type { AdminRoute } from '../server/admin-server.js'
@@ -64,7 +64,8 @@ export function createTasksPart(options: TasksPartOptions) {
 
   const logic = tasksMachine.provide({
     actors: {
-      shard: taskShardWith(bindings.machine),
+      // A dormant seeding task is kept by its shard as its context, its actors made again at the wake.
+      shard: taskShardWith(withParking(bindings.machine), (taskId) => bindings.handOver(taskId)),
       loadTasks: fromPromise(async ({ input }: { input: { seedRatio: number } }) => {
         let records: Awaited<ReturnType<typeof store.load>> = []
         try {
@@ -86,10 +87,15 @@ export function createTasksPart(options: TasksPartOptions) {
   let tasksActor: () => AnyActorRef | undefined = () => undefined
   const childrenOf = (actor: AnyActorRef | undefined): AnyActorRef[] =>
     Object.values((actor?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> } | undefined)?.children ?? {}).filter((child): child is AnyActorRef => child !== undefined)
+  const shards = (): AnyActorRef[] => childrenOf(tasksActor()).filter((shard) => isTaskShardActorId(shard.id))
   // Every `task:<id>`, through the `taskShard:<xx>` children (task-shard.machine.ts).
-  const taskActors = (): AnyActorRef[] =>
-    childrenOf(tasksActor()).filter((shard) => isTaskShardActorId(shard.id)).flatMap((shard) => childrenOf(shard).filter((child) => child.id.startsWith('task:')))
-  const reports = (): TaskReport[] => taskActors().map((actor) => taskReportOf(actor.getSnapshot() as never)).filter((report): report is TaskReport => report !== null)
+  const taskActors = (): AnyActorRef[] => shards().flatMap((shard) => childrenOf(shard).filter((child) => child.id.startsWith('task:')))
+  // The tasks parked by their shards: seeding, their torrents dormant, kept as contexts.
+  const parkedTasks = (): TaskContext[] => shards().flatMap((shard) => Object.values((shard.getSnapshot() as { context?: TaskShardContext }).context?.parked ?? {}))
+  const reports = (): TaskReport[] => [
+    ...taskActors().map((actor) => taskReportOf(actor.getSnapshot() as never)).filter((report): report is TaskReport => report !== null),
+    ...parkedTasks().map((context) => taskReportOfContext(context, 'seeding')),
+  ]
   const command = (taskId: string, what: string, taskCommand: TaskCommand) => tasksActor()?.send({ type: 'tasks.command', taskId, what, command: taskCommand })
 
   /** `media-agent torrent recheck <taskId|infohash>` (docs/torrents.md, Recheck). */
@@ -97,6 +103,11 @@ export function createTasksPart(options: TasksPartOptions) {
     const all = reports()
     const report = all.find((r) => r.id === id) ?? all.find((r) => r.infoHash !== '' && r.infoHash === id.toLowerCase())
     if (!report) return { outcome: 'not_found', message: `no task with the id or info hash "${id}"` }
+    // A parked task is seeding (with its metadata): its shard starts it again and it checks at once.
+    if (parkedTasks().some((context) => context.id === report.id && context.hasMetadata)) {
+      command(report.id, 'recheck', { type: 'task.recheck' })
+      return { outcome: 'checking', taskId: report.id, infoHash: report.infoHash, state: report.state }
+    }
     // The task's own machine decides: whether it has metadata, and whether a recheck is taken now.
     const snapshot = taskActors().find((actor) => actor.id === `task:${report.id}`)?.getSnapshot() as TaskSnapshot | undefined
     if (!snapshot?.context.hasMetadata || !snapshot.can({ type: 'task.recheck' })) {
@@ -113,6 +124,7 @@ export function createTasksPart(options: TasksPartOptions) {
       const report = taskReportOf(snapshot)
       return report ? { id: report.id, infoHash: report.infoHash, state: report.state, dormant: snapshot.context.dormant } : null
     }).filter((task): task is TorrentsStatus['tasks'][number] => task !== null)
+    for (const context of parkedTasks()) tasks.push({ id: context.id, infoHash: context.infoHash, state: 'seeding', dormant: true })
     return { engine: engine.started ? 'started' : 'not_started', ...(engine.dormancy?.() ?? { live: 0, dormant: 0, announces: 0 }), memorySettling: memory.pending > 0, tasks }
   }
   const adminRoutes: AdminRoute[] = [

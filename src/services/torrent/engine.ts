@@ -136,6 +136,11 @@ export interface TorrentEngine {
   resolveSource(source: string, options?: { signal?: AbortSignal }): Promise<ResolvedSource>
   /** Starts (or joins) the torrent and subscribes to its facts; idempotent per info hash. Returns an unsubscribe. */
   start(input: StartTorrentInput, listener: TorrentEngineListener): () => void
+  /**
+   * Subscribes to the facts of a torrent the engine holds, without starting it (a parked task
+   * waits so for its dormant torrent's wake; task-shard.machine.ts). Undefined when it holds none.
+   */
+  listen?(infoHash: string, listener: TorrentEngineListener): (() => void) | undefined
   /** Stops all traffic of the torrent, keeping its files, metadata and verified-piece map. */
   pause(infoHash: string): Promise<void>
   /** Starts a paused torrent again with its earlier input and listeners. */
@@ -385,6 +390,15 @@ export class WebTorrentEngine implements TorrentEngine {
     const current = entry
     return () => {
       current.listeners.delete(listener)
+    }
+  }
+
+  listen(infoHash: string, listener: TorrentEngineListener): (() => void) | undefined {
+    const entry = this.#entries.get(infoHash.toLowerCase())
+    if (!entry) return undefined
+    entry.listeners.add(listener)
+    return () => {
+      entry.listeners.delete(listener)
     }
   }
 

@@ -36,6 +36,8 @@ export function lazyEngine(create: () => TorrentEngine | Promise<TorrentEngine>)
         unsubscribe?.()
       }
     },
+    // Only a torrent already started can be listened to: no engine, no torrent.
+    listen: (infoHash, listener) => lazy.value?.listen?.(infoHash, listener),
     pause: async (infoHash) => (await load()).pause(infoHash),
     resume: async (infoHash) => (await load()).resume(infoHash),
     recheck: async (infoHash) => (await load()).recheck(infoHash),
