@@ -68,9 +68,17 @@ const unparkInput = (context: TaskContext, awake: boolean): TaskInput => ({
   parked: awake ? { ...context, dormant: false } : context,
 })
 
-const withoutKey = (record: Record<string, TaskContext>, key: string) => {
-  const { [key]: _gone, ...rest } = record
-  return rest
+/** Starts a parked task's actor again from its context and forgets the context. */
+function unpark(
+  enqueue: { spawnChild(src: 'task', options: { id: string; systemId: string; input: TaskInput }): void; assign(update: Partial<TaskShardContext>): void },
+  context: TaskShardContext,
+  taskId: string,
+  awake: boolean,
+): void {
+  const id = taskActorId(taskId)
+  const { [taskId]: parked, ...rest } = context.parked
+  enqueue.spawnChild('task', { id, systemId: id, input: unparkInput(parked!, awake) })
+  enqueue.assign({ parked: rest })
 }
 
 export const taskShardMachine = setup({
@@ -103,11 +111,8 @@ export const taskShardMachine = setup({
         'shard.forward': {
           actions: enqueueActions(({ context, self, event, enqueue }) => {
             const id = taskActorId(event.taskId)
-            const parked = context.parked[event.taskId]
-            if (parked) {
-              enqueue.spawnChild('task', { id, systemId: id, input: unparkInput(parked, false) })
-              enqueue.assign({ parked: withoutKey(context.parked, event.taskId) })
-            } else if (!childOf(self, id)) return
+            if (event.taskId in context.parked) unpark(enqueue, context, event.taskId, false)
+            else if (!childOf(self, id)) return
             enqueue.sendTo(id, event.command)
           }),
         },
@@ -123,12 +128,9 @@ export const taskShardMachine = setup({
         },
         'shard.unpark': {
           actions: enqueueActions(({ context, event, enqueue }) => {
-            const parked = context.parked[event.taskId]
-            if (!parked) return
-            const id = taskActorId(event.taskId)
-            enqueue.spawnChild('task', { id, systemId: id, input: unparkInput(parked, event.then === undefined) })
-            enqueue.assign({ parked: withoutKey(context.parked, event.taskId) })
-            if (event.then) enqueue.sendTo(id, event.then)
+            if (!(event.taskId in context.parked)) return
+            unpark(enqueue, context, event.taskId, event.then === undefined)
+            if (event.then) enqueue.sendTo(taskActorId(event.taskId), event.then)
           }),
         },
         // A deleted task's actor reaches its final state: drop it, and tell `tasks`.

@@ -168,16 +168,13 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               if (!event.saved) track(store.saveMetadata(infoHash, event.torrentFile).catch((err: unknown) => log.warn({ err, taskId }, 'cannot save torrent metadata')))
               sendBack({ type: 'engine.metadata', name: event.name, size: event.size, files: event.files.map((f) => ({ path: f.path, size: f.size, progress: 0 })) })
               tick()
-              if (dormant) askToPark()
               break
             case 'ready':
               tick()
-              if (dormant) askToPark()
               break
             case 'done':
               tick()
               sendBack({ type: 'engine.done' })
-              if (dormant) askToPark()
               break
             case 'dormant':
               dormant = event.dormant
@@ -190,7 +187,6 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
                 poll?.stop()
                 poll = undefined
                 options.onDormant?.()
-                askToPark()
               }
               break
             case 'error':
@@ -198,6 +194,7 @@ export function createTaskBindings(options: TaskBindingsOptions): TaskBindings {
               sendBack({ type: 'engine.error', message: event.error.message, code: event.error.code })
               break
           }
+          if (dormant) askToPark()
         }
         // A task started again from its shard's parking: its torrent is held by the engine, and
         // is subscribed to before anything else can happen to it (no metadata to read, no start).

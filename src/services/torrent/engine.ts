@@ -384,18 +384,17 @@ export class WebTorrentEngine implements TorrentEngine {
     }
     if (input.torrentFile && !entry.torrentFile && !entry.dormant) entry.torrentFile = input.torrentFile
     if (input.magnetURI && !entry.input.magnetURI) entry.input.magnetURI = input.magnetURI
-    entry.listeners.add(listener)
     entry.paused = false
     this.#enqueue(entry, () => this.#launch(infoHash))
-    const current = entry
-    return () => {
-      current.listeners.delete(listener)
-    }
+    return this.#subscribe(entry, listener)
   }
 
   listen(infoHash: string, listener: TorrentEngineListener): (() => void) | undefined {
     const entry = this.#entries.get(infoHash.toLowerCase())
-    if (!entry) return undefined
+    return entry ? this.#subscribe(entry, listener) : undefined
+  }
+
+  #subscribe(entry: Entry, listener: TorrentEngineListener): () => void {
     entry.listeners.add(listener)
     return () => {
       entry.listeners.delete(listener)
