@@ -78,20 +78,25 @@ const seedingRecord: TaskRecord = { id: 't1', source: `magnet:?xt=urn:btih:${A}`
 
 let dir: string
 let root: AnyActorRef | undefined
+let store: FileTasksStore | undefined
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ma-task-parking-'))
 })
 afterEach(async () => {
   root?.stop()
   root = undefined
+  // A write of tasks.json still in flight would put the file back while the dir is removed.
+  await store?.close()
+  store = undefined
   await rm(dir, { recursive: true, force: true })
 })
 
 async function seedbox(records: TaskRecord[] = [seedingRecord], complete = true) {
   const engine = new FakeEngine(complete)
-  const store = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
+  const tasksStore = new FileTasksStore({ stateDir: dir, logger: silentLogger(), minWriteIntervalMs: 10 })
+  store = tasksStore
   const changes: string[] = []
-  const bindings = createTaskBindings({ engine, store, logger: silentLogger(), progressIntervalMs: 5, onChange: (c) => changes.push(`${c.taskId}:${c.state}`) })
+  const bindings = createTaskBindings({ engine, store: tasksStore, logger: silentLogger(), progressIntervalMs: 5, onChange: (c) => changes.push(`${c.taskId}:${c.state}`) })
   const inputs: TaskInput[] = records.map((record) => taskInputFor(record, 1))
   const logic = tasksMachine.provide({
     actors: {
@@ -105,8 +110,8 @@ async function seedbox(records: TaskRecord[] = [seedingRecord], complete = true)
   const shard = () => root!.system.get(taskShardActorId('t1')) as AnyActorRef
   const task = () => (shard().getSnapshot() as { children: Record<string, AnyActorRef | undefined> }).children['task:t1']
   const parked = () => (shard().getSnapshot() as { context: TaskShardContext }).context.parked
-  const put = vi.spyOn(store, 'put')
-  return { engine, store, changes, shard, task, parked, put }
+  const put = vi.spyOn(tasksStore, 'put')
+  return { engine, store: tasksStore, changes, shard, task, parked, put }
 }
 
 describe('a dormant seeding task', () => {
